@@ -1,0 +1,2 @@
+// Removed once protocol/ has sources (a static library needs at least one).
+namespace greenlight::protocol {}

@@ -1,0 +1,131 @@
+// The sandbox's public API: run one untrusted command isolated, and say precisely how it ended.
+//
+// Two ways to run:
+//  - run(): blocking; call it from a worker thread, never from an event loop.
+//  - Execution::start(): non-blocking; hands back the fds to watch (pidfd, stdout, stderr) and
+//    the time left before the deadline, so one event loop can supervise many sandboxes.
+//
+// Thread-safety: run() and Execution::start() may be called concurrently from any threads.
+// One Execution object must be driven by one thread at a time. probeIsolation() is computed
+// once (thread-safe static) and cached for the life of the process.
+//
+// Depends on libc and libseccomp only (no JSON, no Asio, no LSP).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace greenlight::sandbox {
+
+enum class Status {
+  Ok,                // exited 0
+  ExitNonzero,       // exited with a non-zero code
+  Signaled,          // killed by a signal we did not send
+  Timeout,           // wall-clock deadline passed; the whole tree was killed
+  CpuLimit,          // RLIMIT_CPU / cpu.max
+  MemoryLimit,       // RLIMIT_DATA refusal turned fatal, or cgroup OOM kill
+  OutputLimit,       // a stream exceeded its cap (excess discarded) and the run was stopped
+  ProcessLimit,      // RLIMIT_NPROC / pids.max reached
+  FileSizeLimit,     // RLIMIT_FSIZE (SIGXFSZ)
+  SyscallViolation,  // seccomp refused a call; Verdict::syscall names it
+  SetupError,        // the sandbox could not be built; Verdict::setupError says which step
+};
+// "ok", "exit_nonzero", ... exactly as in the Verdict JSON of DESIGN.md.
+std::string_view statusName(Status status);
+
+// Which layers are in force. Mirrors the "isolation" member of the Verdict JSON.
+struct Isolation {
+  bool userNs = false, pidNs = false, netNs = false, mountNs = false, ipcNs = false,
+       utsNs = false;
+  bool cgroup = false;   // a delegated writable cgroup v2 enforced the limits
+  int landlockAbi = 0;   // 0 when Landlock is not applied
+  bool seccomp = false;
+  bool degraded = false;               // some layer is missing
+  std::vector<std::string> missing;    // names of the missing layers
+};
+
+// What this host can do, probed once per process.
+const Isolation& probeIsolation();
+
+struct Verdict {
+  Status status = Status::SetupError;
+  int exitCode = -1;        // valid when the child exited
+  int signal = 0;           // 0 when not signaled
+  std::string syscall;      // the refused call's name for SyscallViolation, else empty
+  double wallMs = 0, cpuMs = 0;
+  long maxRssKb = 0;
+  bool stdoutTruncated = false, stderrTruncated = false;
+  std::string setupError;   // "<step>: <syscall>: <strerror>" for SetupError, else empty
+  Isolation isolation;
+  std::string stdoutData, stderrData;  // captured output (capped); empty when streamed
+  bool cancelled = false;   // stopped by Execution::kill() or run()'s cancelFd (status Timeout)
+};
+
+// Seccomp allow-list profile. Auto picks from argv[0] (python*, node*, cc/gcc/g++/clang*).
+enum class Profile { Auto, Native, Python, Node, Compiler };
+
+struct Bind {
+  std::string hostPath;
+  std::string sandboxPath;  // empty: same as hostPath
+  bool writable = false;
+};
+
+struct Policy {
+  std::vector<std::string> argv;       // argv[0] resolved with the sandbox PATH if not absolute
+  std::vector<std::string> env;        // "K=V"; added to the scratch-built PATH/LANG/HOME/TMPDIR
+  std::string workdir;                 // inside the sandbox; empty: the scratch dir /work
+  std::vector<Bind> binds;             // extra binds (interpreter prefixes, workspace, --ro/--rw)
+  // Host directory whose contents are copied into (or bind-mounted as) the writable scratch
+  // /work. Empty: /work starts empty.
+  std::string scratchSource;
+
+  double timeLimitSec = 10;            // wall clock
+  double cpuLimitSec = 10;
+  std::size_t memoryLimitMb = 512;
+  int processes = 64;
+  std::size_t outputLimitBytes = 1024 * 1024;  // per stream
+  std::size_t fileSizeLimitMb = 64;
+  std::size_t scratchSizeMb = 256;     // /work and /tmp tmpfs caps
+  bool network = false;
+  Profile profile = Profile::Auto;
+  bool allowUnsandboxed = false;       // run with rlimits only when no isolation exists
+
+  // stdin: empty and !inheritStdin -> /dev/null; stdinData is written to a pipe otherwise.
+  std::string stdinData;
+  bool inheritStdin = false;           // pass the caller's fd 0 through (CLI use)
+  // When set, output is streamed here as it arrives (still capped) instead of captured.
+  // stream: 1 = stdout, 2 = stderr. Called on the supervising thread.
+  std::function<void(int stream, std::string_view data)> onOutput;
+};
+
+// Blocking run. `cancelFd` (optional): when it becomes readable the whole tree is killed at
+// once and the verdict has `cancelled` set.
+Verdict run(const Policy& policy, int cancelFd = -1);
+
+// Non-blocking supervision of one sandbox.
+class Execution {
+ public:
+  // Starts the sandbox. Never throws for a sandbox failure: a failed setup yields an Execution
+  // that is already finished() with a SetupError verdict.
+  static std::unique_ptr<Execution> start(const Policy& policy);
+  virtual ~Execution() = default;
+
+  // Fds to watch for readability; they change as streams close, so ask again after step().
+  virtual std::vector<int> watchFds() const = 0;
+  // Milliseconds until the wall-clock deadline (0 when passed); pass to poll/epoll/timers.
+  virtual int msUntilDeadline() const = 0;
+  // Does all non-blocking work that is ready (drain pipes, reap, enforce the deadline).
+  // Returns true once the run is over and verdict() is final.
+  virtual bool step() = 0;
+  virtual bool finished() const = 0;
+  // Kills the whole tree now (cancellation). The verdict becomes final on a later step().
+  virtual void kill() = 0;
+  virtual const Verdict& verdict() const = 0;
+};
+
+}  // namespace greenlight::sandbox

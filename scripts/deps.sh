@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Installs the system packages greenlight needs, when missing. Sourced by run.sh and test.sh.
+#   as root: apt-get directly; else via sudo (non-interactive); else prints the exact
+#   apt-get line and exits 2.
+# GREENLIGHT_DEPS=test adds what the test suite needs (node/npm, clang for the fuzzer, ...).
+
+greenlight_packages() {
+  local pkgs=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
+              libcurl4-openssl-dev libseccomp-dev catch2 python3)
+  if [ "${1:-}" = test ]; then
+    # node/npm: JavaScript runner and the mock-llm peer; clang + libclang-rt: libFuzzer;
+    # libssl-dev: HumanEval-X CPP/162; bubblewrap + hyperfine: benchmarks; passwd: useradd
+    pkgs+=(nodejs npm clang libclang-rt-14-dev libssl-dev bubblewrap hyperfine passwd)
+  fi
+  printf '%s\n' "${pkgs[@]}"
+}
+
+greenlight_install_deps() {
+  local mode="${1:-run}" missing=() p
+  command -v dpkg-query >/dev/null 2>&1 || {
+    echo "deps: not a Debian/Ubuntu system; install the equivalents of: $(greenlight_packages "$mode" | tr '\n' ' ')" >&2
+    return 0
+  }
+  while read -r p; do
+    # node and npm may come from elsewhere (nvm, NodeSource): accept them on PATH.
+    case "$p" in
+      nodejs) command -v node >/dev/null 2>&1 && continue ;;
+      npm) command -v npm >/dev/null 2>&1 && continue ;;
+      python3) command -v python3 >/dev/null 2>&1 && continue ;;
+    esac
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done < <(greenlight_packages "$mode")
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local line="apt-get install -y ${missing[*]}"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+      sudo="sudo -n"
+    else
+      echo "greenlight needs these packages; run as root:" >&2
+      echo "  apt-get update && $line" >&2
+      exit 2
+    fi
+  fi
+  echo "deps: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq >&2 || true
+  if ! $sudo apt-get install -y -qq "${missing[@]}" >&2; then
+    echo "deps: apt-get failed; run: apt-get update && $line" >&2
+    exit 2
+  fi
+}

@@ -1,0 +1,96 @@
+// greenlight's settings (section "greenlight" of DESIGN.md) and the layering that produces them.
+//
+// Layers, lowest first: defaults < environment < .greenlight.json at the workspace root <
+// initializationOptions < workspace/configuration. Each layer is a JSON object; objects merge
+// key by key and a null (or absent) value leaves the lower layer's value in place, so an editor
+// that sends every key with null defaults changes nothing.
+//
+// Thread-safety: Config is a plain value. ConfigLayers is not synchronised; the LSP layer owns
+// one and hands copies of the resolved Config to work it starts.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace greenlight::core {
+
+struct SandboxSettings {
+  double timeLimitSeconds = 10;
+  int memoryLimitMB = 512;
+  int processes = 64;
+  int outputLimitKB = 1024;
+  bool network = false;
+  bool allowUnsandboxed = false;
+};
+
+struct RefineSettings {
+  int maxRounds = 3;
+  int candidates = 1;
+};
+
+struct Config {
+  std::string provider = "auto";  // auto | openai | anthropic
+  std::optional<std::string> baseUrl;
+  std::optional<std::string> model;
+  std::optional<std::string> apiKeyEnv;  // name of the variable holding the key, never the key
+  double temperature = 0.2;
+  int maxTokens = 2048;
+  double timeoutSeconds = 120;
+  int maxRetries = 3;
+  RefineSettings refine;
+  bool runOnSave = true;
+  SandboxSettings sandbox;
+  std::optional<std::vector<std::string>> testsCommand;  // argv with {file} {dir}
+  std::string pythonInterpreter = "python3";
+  std::string nodePath = "node";
+  std::string cxxCompiler = "g++";
+  std::vector<std::string> cxxFlags = {"-std=c++20", "-g", "-O0"};
+
+  // The environment variables the config layer read (GREENLIGHT_*, OPENAI_*, ANTHROPIC_API_KEY,
+  // OLLAMA_HOST). Provider resolution reads keys from here; never log this map.
+  std::map<std::string, std::string> environment;
+  // For each dotted key that some layer set ("provider", "sandbox.timeLimitSeconds"), the name
+  // of the layer that won: "default", "environment", ".greenlight.json",
+  // "initializationOptions", "workspace/configuration".
+  std::map<std::string, std::string> origin;
+};
+
+// The defaults as a JSON object (the DESIGN.md shape).
+nlohmann::json defaultConfigJson();
+
+// Parses a merged settings object. On a type error returns nullopt and sets `error` to a
+// message naming the JSON path, e.g. "greenlight.sandbox.timeLimitSeconds: expected a number".
+std::optional<Config> configFromJson(const nlohmann::json& settings, std::string* error);
+nlohmann::json configToJson(const Config& config);
+
+class ConfigLayers {
+ public:
+  enum Layer { Defaults = 0, Environment, WorkspaceFile, InitializationOptions, Client, kLayerCount };
+  static const char* layerName(Layer layer);
+
+  ConfigLayers();
+  // Replaces one layer. `value` must be an object (or null to clear the layer).
+  void set(Layer layer, nlohmann::json value);
+  // Reads the environment layer from `env` (tests pass a map; real code passes environ).
+  void setEnvironment(const std::map<std::string, std::string>& env);
+  // Reads <root>/.greenlight.json. Returns false and sets `error` when it exists but cannot be
+  // parsed; a missing file clears the layer and returns true.
+  bool loadWorkspaceFile(const std::string& workspaceRoot, std::string* error);
+
+  // The merged, validated configuration. On error the message names the JSON path and the
+  // layer; the caller should keep its previous Config.
+  std::optional<Config> resolve(std::string* error) const;
+
+ private:
+  nlohmann::json layers_[kLayerCount];
+  std::map<std::string, std::string> env_;
+};
+
+// The process environment as a map (only the variables Config cares about).
+std::map<std::string, std::string> relevantEnvironment();
+
+}  // namespace greenlight::core
