@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Textual half of the dependency rule (the include-path half is visibility_*.cpp):
+#  - no "../" in any #include of our sources (it would bypass the per-module include roots);
+#  - third-party headers only where DESIGN.md allows them;
+#  - server/lsp does not name sandbox/ headers directly.
+set -u
+root=${1:?usage: include_lint.sh SOURCE_ROOT}
+cd "$root" || exit 2
+fail=0
+report() { echo "include_lint: $1"; fail=1; }
+
+while IFS= read -r hit; do report "relative include escapes its module: $hit"; done \
+  < <(grep -rnE '^\s*#\s*include\s*"\.\./' protocol sandbox server 2>/dev/null)
+
+forbid() {  # dir pattern why
+  local dir=$1 pat=$2 why=$3
+  [ -d "$dir" ] || return 0
+  while IFS= read -r hit; do report "$why: $hit"; done \
+    < <(grep -rnE "^\s*#\s*include\s*[<\"]($pat)" "$dir" 2>/dev/null)
+}
+forbid protocol 'boost/|curl/|seccomp|sandbox/|support/|core/|lsp/' "protocol/ depends on nlohmann/json only"
+forbid sandbox 'nlohmann/|boost/|curl/|protocol/|support/|core/|lsp/' "sandbox/ depends on libc + libseccomp only"
+forbid server/support 'nlohmann/|boost/|curl/|seccomp|protocol/|sandbox/|core/|lsp/' "server/support includes nothing of ours or third-party"
+forbid server/core 'boost/|lsp/' "server/core knows nothing of LSP transport or Asio"
+forbid server/lsp 'sandbox/|curl/|seccomp' "server/lsp goes through server/core"
+
+if [ $fail -eq 0 ]; then echo "include_lint: ok"; fi
+exit $fail

@@ -1,0 +1,7 @@
+// Shared by the visibility probes: each header below is one module's marker.
+#pragma once
+#define GL_SEES_SUPPORT __has_include("support/Log.h")
+#define GL_SEES_SANDBOX __has_include("sandbox/Sandbox.h")
+#define GL_SEES_CORE __has_include("core/config/Config.h")
+#define GL_SEES_PROTOCOL __has_include("protocol/JsonRpc.h")
+#define GL_SEES_LSP __has_include("lsp/Server.h")
