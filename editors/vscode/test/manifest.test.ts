@@ -1,0 +1,134 @@
+// The manifest (package.json) against the contract: every key of DESIGN.md's "greenlight"
+// section is a setting with the same default, settings.ts validates the same keys with the
+// same defaults, and the commands and activation events are consistent with the code.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { isValid, SETTINGS } from '../src/settings';
+import { designFixture, designMd, vscodeDir } from './paths';
+
+interface Property {
+  type: string | string[];
+  default: unknown;
+  enum?: string[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  description?: string;
+  markdownDescription?: string;
+  items?: { type: string };
+}
+
+const manifest = JSON.parse(fs.readFileSync(path.join(vscodeDir, 'package.json'), 'utf8'));
+const properties: Record<string, Property> = manifest.contributes.configuration.properties;
+const design: Record<string, unknown> = JSON.parse(fs.readFileSync(designFixture, 'utf8'));
+const kEditorOnly = ['greenlight.server.path', 'greenlight.server.extraArgs', 'greenlight.trace.server'];
+
+// {"a": {"b": 1}} -> {"greenlight.a.b": 1}; arrays and null are leaves.
+function flatten(value: Record<string, unknown>, prefix: string, out: Map<string, unknown>): Map<string, unknown> {
+  for (const [k, v] of Object.entries(value)) {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) flatten(v as Record<string, unknown>, `${prefix}.${k}`, out);
+    else out.set(`${prefix}.${k}`, v);
+  }
+  return out;
+}
+const designKeys = flatten(design, 'greenlight', new Map());
+
+test('the fixture is the block in DESIGN.md (when DESIGN.md is available)', (t) => {
+  if (!designMd || !fs.existsSync(designMd)) {
+    t.skip('GREENLIGHT_DESIGN_MD not set or missing');
+    return;
+  }
+  const text = fs.readFileSync(designMd, 'utf8');
+  const after = text.split('## Configuration (section `greenlight`)')[1];
+  assert.ok(after, 'DESIGN.md has no "## Configuration (section `greenlight`)" heading');
+  const block = after.split('```json')[1]?.split('```')[0];
+  assert.ok(block, 'no ```json block under the Configuration heading');
+  assert.deepEqual(JSON.parse(block), design);
+});
+
+test('package.json declares exactly the DESIGN.md keys plus the editor-only ones', () => {
+  const expected = [...designKeys.keys(), ...kEditorOnly].sort();
+  assert.deepEqual(Object.keys(properties).sort(), expected);
+});
+
+test('defaults, enums and nullability match DESIGN.md', () => {
+  for (const [key, designValue] of designKeys) {
+    const prop = properties[key]!;
+    assert.ok(prop.description || prop.markdownDescription, `${key} has no description`);
+    const types = Array.isArray(prop.type) ? prop.type : [prop.type];
+    if (typeof designValue === 'string' && designValue.includes('|')) {
+      const values = designValue.split('|');
+      assert.deepEqual(prop.enum, values, `${key} enum`);
+      assert.equal(prop.default, values[0], `${key} default`);
+      continue;
+    }
+    assert.deepEqual(prop.default, designValue, `${key} default`);
+    if (designValue === null) assert.ok(types.includes('null'), `${key} must accept null`);
+    else if (Array.isArray(designValue)) assert.ok(types.includes('array') && prop.items?.type === 'string', `${key} array of strings`);
+    else if (typeof designValue === 'number') assert.ok(types.includes('number') || types.includes('integer'), `${key} numeric`);
+    else assert.ok(types.includes(typeof designValue), `${key} type ${typeof designValue}`);
+  }
+});
+
+test('settings.ts validates the same keys with the same defaults and bounds as package.json', () => {
+  assert.deepEqual(SETTINGS.map((s) => `greenlight.${s.key}`).sort(), Object.keys(properties).sort());
+  for (const spec of SETTINGS) {
+    const key = `greenlight.${spec.key}`;
+    const prop = properties[key]!;
+    assert.deepEqual(prop.default, spec.defaultValue, `${key} default`);
+    assert.equal(spec.forServer, !kEditorOnly.includes(key), `${key} forServer`);
+    const kind = spec.kind;
+    if (kind.type === 'enum') assert.deepEqual(prop.enum, [...kind.values], `${key} enum`);
+    if (kind.type === 'number') {
+      assert.equal(prop.type, kind.integer ? 'integer' : 'number', `${key} type`);
+      assert.equal(prop.minimum, kind.minimum, `${key} minimum`);
+      assert.equal(prop.exclusiveMinimum, kind.exclusiveMinimum, `${key} exclusiveMinimum`);
+      assert.equal(prop.maximum, kind.maximum, `${key} maximum`);
+    }
+    if (kind.type === 'boolean') assert.equal(prop.type, 'boolean', key);
+    if (kind.type === 'stringArray') {
+      assert.deepEqual(prop.type, kind.nullable ? ['array', 'null'] : 'array', `${key} type`);
+    }
+    if (kind.type === 'string') assert.deepEqual(prop.type, kind.nullable ? ['string', 'null'] : 'string', `${key} type`);
+    assert.ok(isValid(kind, prop.default), `${key} default valid`);
+  }
+});
+
+test('restricted (untrusted-workspace) settings exist', () => {
+  for (const key of manifest.capabilities.untrustedWorkspaces.restrictedConfigurations as string[]) {
+    assert.ok(key in properties, `${key} is restricted but not declared`);
+  }
+});
+
+test('every contributed command is registered by the code, and vice versa', () => {
+  const source = fs.readFileSync(path.join(vscodeDir, 'src', 'commands.ts'), 'utf8');
+  const registered = [...source.matchAll(/registerCommand\('([^']+)'/g)].map((m) => m[1]).sort();
+  const contributed = (manifest.contributes.commands as { command: string; title: string }[]).map((c) => c.command).sort();
+  assert.deepEqual(contributed, registered);
+  assert.deepEqual(contributed, [
+    'greenlight.cancelRun',
+    'greenlight.generateFromComment',
+    'greenlight.restartServer',
+    'greenlight.runNearbyTests',
+    'greenlight.showOutput',
+  ]);
+  // The server's executeCommandProvider ids are registered by vscode-languageclient; ours must
+  // not collide with them or activation fails with "command already exists".
+  for (const serverCommand of ['greenlight.runTests', 'greenlight.generate', 'greenlight.fix', 'greenlight.cancel']) {
+    assert.ok(!contributed.includes(serverCommand), `${serverCommand} collides with the server's command`);
+  }
+});
+
+test('activates for python, javascript and cpp; entry point and lock file are consistent', () => {
+  for (const lang of ['python', 'javascript', 'cpp']) {
+    assert.ok(manifest.activationEvents.includes(`onLanguage:${lang}`), lang);
+  }
+  assert.equal(manifest.main, './out/src/extension.js');
+  assert.ok(fs.existsSync(path.join(vscodeDir, 'src', 'extension.ts')));
+  const lock = JSON.parse(fs.readFileSync(path.join(vscodeDir, 'package-lock.json'), 'utf8'));
+  assert.equal(lock.name, manifest.name);
+  assert.equal(lock.packages['node_modules/vscode-languageclient'].version, manifest.dependencies['vscode-languageclient']);
+  assert.match(manifest.dependencies['vscode-languageclient'], /^9\./);
+});

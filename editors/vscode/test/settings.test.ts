@@ -1,0 +1,111 @@
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { InspectedValue, serverSettings, serverSubsection, SETTINGS, validateSettings } from '../src/settings';
+
+function source(values: Record<string, unknown>, scope: keyof InspectedValue = 'globalValue') {
+  return {
+    inspect(key: string): InspectedValue | undefined {
+      return key in values ? { [scope]: values[key] } : {};
+    },
+  };
+}
+
+test('nothing set: defaults are effective and nothing is sent to the server', () => {
+  const s = validateSettings(source({}));
+  assert.deepEqual(s.problems, []);
+  assert.equal(s.explicit.size, 0);
+  assert.equal(s.effective.get('sandbox.timeLimitSeconds'), 10);
+  assert.deepEqual(s.effective.get('cxx.flags'), ['-std=c++20', '-g', '-O0']);
+  assert.deepEqual(serverSettings(s), {});
+});
+
+test('valid values are forwarded nested, in the DESIGN.md shape, editor-only keys excluded', () => {
+  const s = validateSettings(
+    source({
+      provider: 'anthropic',
+      model: 'claude-x',
+      'refine.maxRounds': 5,
+      'sandbox.network': true,
+      'sandbox.timeLimitSeconds': 2.5,
+      'tests.command': ['make', 'test', '{file}'],
+      'server.path': '/opt/greenlight',
+      'server.extraArgs': ['--log-level', 'debug'],
+    }),
+  );
+  assert.deepEqual(s.problems, []);
+  assert.deepEqual(serverSettings(s), {
+    provider: 'anthropic',
+    model: 'claude-x',
+    refine: { maxRounds: 5 },
+    sandbox: { timeLimitSeconds: 2.5, network: true },
+    tests: { command: ['make', 'test', '{file}'] },
+  });
+  assert.equal(s.effective.get('server.path'), '/opt/greenlight');
+  assert.deepEqual(serverSubsection(s, 'sandbox'), { timeLimitSeconds: 2.5, network: true });
+  assert.equal(serverSubsection(s, 'cxx'), null);
+});
+
+test('explicit null is forwarded for nullable keys (it means "use the lower layer")', () => {
+  const s = validateSettings(source({ baseUrl: null, 'tests.command': null }));
+  assert.deepEqual(s.problems, []);
+  assert.deepEqual(serverSettings(s), { baseUrl: null, tests: { command: null } });
+});
+
+test('invalid values are reported with their full key and are not forwarded', () => {
+  const s = validateSettings(
+    source({
+      provider: 'gpt',
+      temperature: 3,
+      maxTokens: 1.5,
+      'sandbox.timeLimitSeconds': 0,
+      'sandbox.memoryLimitMB': '512',
+      'sandbox.network': 'yes',
+      'cxx.flags': ['-O2', 3],
+      'python.interpreter': '',
+      'server.extraArgs': '--log-level debug',
+      'server.path': 42,
+    }),
+  );
+  const keys = s.problems.map((p) => p.split(':')[0]);
+  assert.deepEqual(keys.sort(), [
+    'greenlight.cxx.flags',
+    'greenlight.maxTokens',
+    'greenlight.provider',
+    'greenlight.python.interpreter',
+    'greenlight.sandbox.memoryLimitMB',
+    'greenlight.sandbox.network',
+    'greenlight.sandbox.timeLimitSeconds',
+    'greenlight.server.extraArgs',
+    'greenlight.server.path',
+    'greenlight.temperature',
+  ]);
+  assert.deepEqual(serverSettings(s), {});
+  assert.match(s.problems.find((p) => p.startsWith('greenlight.provider'))!, /one of "auto", "openai", "anthropic", got "gpt"/);
+  assert.match(s.problems.find((p) => p.startsWith('greenlight.sandbox.timeLimitSeconds'))!, /a number > 0, got number 0/);
+  assert.match(s.problems.find((p) => p.startsWith('greenlight.maxTokens'))!, /an integer >= 1/);
+  assert.match(s.problems.find((p) => p.startsWith('greenlight.server.path'))!, /using ""/);
+  // Editor-only keys fall back to their defaults.
+  assert.deepEqual(s.effective.get('server.extraArgs'), []);
+});
+
+test('the most specific scope wins: folder > workspace > user', () => {
+  const s = validateSettings({
+    inspect: (key: string) =>
+      key === 'model' ? { globalValue: 'user', workspaceValue: 'ws', workspaceFolderValue: 'folder' } :
+      key === 'provider' ? { globalValue: 'openai', workspaceValue: 'anthropic' } : undefined,
+  });
+  assert.deepEqual(serverSettings(s), { model: 'folder', provider: 'anthropic' });
+});
+
+test('an invalid value in a narrower scope does not fall back to the wider one silently', () => {
+  const s = validateSettings({
+    inspect: (key: string) => (key === 'maxRetries' ? { globalValue: 2, workspaceValue: -1 } : undefined),
+  });
+  assert.equal(s.problems.length, 1);
+  assert.equal(s.explicit.has('maxRetries'), false);
+});
+
+test('every spec default satisfies its own kind', async () => {
+  const { isValid } = await import('../src/settings');
+  for (const spec of SETTINGS) assert.ok(isValid(spec.kind, spec.defaultValue), spec.key);
+});
