@@ -1,2 +1,0 @@
-// Removed once sandbox/ has sources (a static library needs at least one).
-namespace greenlight::sandbox {}
