@@ -1,0 +1,120 @@
+-- vim.g.greenlight validation, the settings sent to the server, commands, help tags.
+-- Needs no server: server.path points at a file that does not exist where a server would start.
+local H = require('harness')
+
+H.run(30, function()
+  local config = require('greenlight.config')
+
+  H.step('commands exist without setup()')
+  for _, name in ipairs({ 'GreenlightRunTests', 'GreenlightGenerate', 'GreenlightCancel', 'GreenlightRestart' }) do
+    H.eq(vim.fn.exists(':' .. name), 2, ':' .. name)
+  end
+
+  H.step('the settings schema is DESIGN.md\'s "greenlight" section')
+  local fixture = vim.fn.json_decode(vim.fn.readfile(H.env('GREENLIGHT_FIXTURES') .. '/design-settings.json'))
+  local function flatten(t, prefix, out)
+    for k, v in pairs(t) do
+      local key = prefix == '' and k or (prefix .. '.' .. k)
+      local is_section = type(v) == 'table' and v.check == nil and not vim.tbl_islist(v)
+      if is_section then flatten(v, key, out) else out[key] = v end
+    end
+    return out
+  end
+  local design_keys = vim.tbl_keys(flatten(fixture, '', {}))
+  local schema_keys = vim.tbl_keys(flatten(config.settings_schema, '', {}))
+  table.sort(design_keys)
+  table.sort(schema_keys)
+  H.eq(schema_keys, design_keys, 'settings schema keys')
+  -- Every DESIGN default passes the schema (vim.NIL for null; the provider enum's first value).
+  local defaults = flatten(fixture, '', {})
+  defaults.provider = 'auto'
+  local nested = {}
+  for key, value in pairs(defaults) do
+    local node = nested
+    local parts = vim.split(key, '.', true)
+    for i = 1, #parts - 1 do
+      node[parts[i]] = node[parts[i]] or {}
+      node = node[parts[i]]
+    end
+    node[parts[#parts]] = value
+  end
+  local _, problems = config.validate({ settings = nested })
+  H.eq(problems, {}, 'problems for DESIGN defaults')
+  local _, bad_enum = config.validate({ settings = { provider = fixture.provider } })
+  H.eq(#bad_enum, 1, 'the literal "auto|openai|anthropic" is rejected')
+
+  H.step('no vim.g.greenlight: defaults, nothing sent')
+  vim.g.greenlight = nil
+  local cfg, none = config.validate(vim.g.greenlight)
+  H.eq(none, {}, 'problems')
+  H.eq(cfg.filetypes, { 'python', 'javascript', 'cpp' }, 'filetypes')
+  H.eq(vim.json.encode(config.server_settings(cfg)), '{}', 'empty settings encode as an object')
+
+  H.step('valid settings are sent as given, nested, null kept')
+  vim.g.greenlight = {
+    server = { extra_args = { '--log-level', 'debug' } },
+    settings = { sandbox = { timeLimitSeconds = 2.5, network = false }, baseUrl = vim.NIL, tests = { command = { 'make', '{file}' } } },
+  }
+  cfg, problems = config.get()
+  H.eq(problems, {}, 'problems')
+  H.eq(vim.json.decode(vim.json.encode(config.server_settings(cfg))),
+    vim.json.decode('{"sandbox":{"timeLimitSeconds":2.5,"network":false},"baseUrl":null,"tests":{"command":["make","{file}"]}}'),
+    'server settings')
+  H.eq(config.server_subsection(cfg, 'sandbox.network'), false, 'subsection sandbox.network')
+  H.eq(config.server_subsection(cfg, 'cxx'), vim.NIL, 'unset subsection')
+
+  H.step('invalid vim.g.greenlight: one message naming every bad key, once')
+  local dir = H.tempdir('config')
+  H.write(dir .. '/calc.py', { 'def add(a, b):', '    return a + b' })
+  H.write(dir .. '/other.py', { 'x = 1' })
+  vim.g.greenlight = {
+    sever = { path = 'x' },
+    progress = 'loud',
+    filetypes = 'python',
+    server = { path = dir .. '/no-such-greenlight', extra_args = { 1 } },
+    settings = { provider = 'gpt', maxTokens = 1.5, sandbox = { timeLimitSeconds = 'x', bogus = true }, cxx = { flags = '-O2' } },
+  }
+  H.notifications = {}
+  vim.cmd('edit ' .. dir .. '/calc.py')
+  H.wait(2000, function() return #H.notifications >= 2 end, 'the validation and binary messages')
+  local validation = vim.tbl_filter(function(n) return n.msg:find('invalid configuration', 1, true) end, H.notifications)
+  H.eq(#validation, 1, 'validation messages')
+  local msg = validation[1].msg
+  H.eq(validation[1].level, vim.log.levels.ERROR, 'level')
+  for _, expected in ipairs({
+    'vim.g.greenlight.sever: unknown key',
+    'vim.g.greenlight.progress: expected one of "echo", "notify", "off", got string "loud"',
+    'vim.g.greenlight.filetypes: expected a list of strings, got string "python"',
+    'vim.g.greenlight.server.extra_args: expected a list of strings',
+    'vim.g.greenlight.settings.provider: expected one of "auto", "openai", "anthropic", got string "gpt"',
+    'vim.g.greenlight.settings.maxTokens: expected an integer >= 1, got number 1.5',
+    'vim.g.greenlight.settings.sandbox.timeLimitSeconds: expected a number > 0, got string "x"',
+    'vim.g.greenlight.settings.sandbox.bogus: unknown key',
+    'vim.g.greenlight.settings.cxx.flags: expected a list of strings, got string "-O2"',
+  }) do
+    H.contains(msg, expected, 'validation message')
+  end
+  -- The bad filetypes value fell back to the default, so the python buffer tried to start a
+  -- server, and the configured (missing) binary is reported, not silently replaced.
+  local binary = vim.tbl_filter(function(n) return n.msg:find('no-such-greenlight', 1, true) end, H.notifications)
+  H.check(#binary >= 1, 'no message about the missing server.path binary')
+  H.contains(binary[1].msg, 'is not an executable file', 'binary message')
+  H.eq(#require('greenlight').clients(), 0, 'clients started with a missing binary')
+
+  local before = #H.notifications
+  vim.cmd('edit ' .. dir .. '/other.py')
+  vim.wait(300)
+  local repeated = vim.tbl_filter(function(n) return n.msg:find('invalid configuration', 1, true) end,
+    vim.list_slice(H.notifications, before + 1))
+  H.eq(#repeated, 0, 'the same problems reported again for a second buffer')
+
+  H.step('help tags build without duplicates')
+  local docdir = H.tempdir('doc')
+  vim.fn.writefile(vim.fn.readfile(H.env('GREENLIGHT_NVIM_PLUGIN') .. '/doc/greenlight.txt'), docdir .. '/greenlight.txt')
+  vim.cmd('helptags ' .. docdir)
+  local tags = table.concat(vim.fn.readfile(docdir .. '/tags'), '\n')
+  for _, tag in ipairs({ 'greenlight.txt', 'greenlight-config', 'g:greenlight', ':GreenlightRunTests', ':GreenlightCancel',
+    ':GreenlightRestart', ':GreenlightGenerate', 'greenlight-health', 'greenlight-validation' }) do
+    H.check(tags:find(tag .. '\t', 1, true) ~= nil, 'missing help tag ' .. tag)
+  end
+end)
