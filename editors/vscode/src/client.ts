@@ -18,10 +18,11 @@ import {
 import { ProgressTracker } from './progress';
 import { defaultHost, resolveServerPath } from './serverPath';
 import {
+  answerConfiguration,
   effectiveString,
   effectiveStrings,
+  isGreenlightSection,
   serverSettings,
-  serverSubsection,
   validateSettings,
   ValidatedSettings,
 } from './settings';
@@ -190,19 +191,14 @@ export class ServerManager implements vscode.Disposable {
   ): Promise<unknown[] | ResponseError<void>> {
     const settings = readSettings();
     this.reportProblems(settings);
-    const others = params.items.filter((item) => !isOurs(item.section));
+    const others = params.items.filter((item) => !isGreenlightSection(item.section));
     let answered: unknown[] = [];
     if (others.length > 0) {
       const result = await next({ items: others }, token);
       if (result instanceof ResponseError) return result;
       answered = Array.isArray(result) ? result : [];
     }
-    let otherIndex = 0;
-    return params.items.map((item) => {
-      if (item.section === kSection) return serverSettings(settings);
-      if (isOurs(item.section)) return serverSubsection(settings, item.section!.slice(kSection.length + 1));
-      return answered[otherIndex++] ?? null;
-    });
+    return answerConfiguration(params.items.map((item) => item.section), settings, answered);
   }
 
   private onConfigurationChanged(e: vscode.ConfigurationChangeEvent): void {
@@ -218,8 +214,4 @@ export class ServerManager implements vscode.Disposable {
       settings: { [kSection]: serverSettings(settings) },
     });
   }
-}
-
-function isOurs(section: string | undefined): boolean {
-  return section === kSection || (section?.startsWith(kSection + '.') ?? false);
 }

@@ -198,3 +198,25 @@ export function effectiveStrings(settings: ValidatedSettings, key: string): stri
   const value = settings.effective.get(key);
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
+
+const kSection = 'greenlight';
+
+export function isGreenlightSection(section: string | undefined): boolean {
+  return section === kSection || (section?.startsWith(kSection + '.') ?? false);
+}
+
+// The answer to workspace/configuration: "greenlight" (or "greenlight.x") items from the
+// validated settings, every other item from `otherAnswers` (the default handler's answers for
+// the non-greenlight items, in order).
+export function answerConfiguration(
+  sections: readonly (string | undefined)[],
+  settings: ValidatedSettings,
+  otherAnswers: readonly unknown[],
+): unknown[] {
+  let other = 0;
+  return sections.map((section) => {
+    if (section === kSection) return serverSettings(settings);
+    if (isGreenlightSection(section)) return serverSubsection(settings, section!.slice(kSection.length + 1));
+    return otherAnswers[other++] ?? null;
+  });
+}

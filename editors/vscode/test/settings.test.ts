@@ -109,3 +109,17 @@ test('every spec default satisfies its own kind', async () => {
   const { isValid } = await import('../src/settings');
   for (const spec of SETTINGS) assert.ok(isValid(spec.kind, spec.defaultValue), spec.key);
 });
+
+test('workspace/configuration: greenlight sections from the settings, the rest from the default handler', async () => {
+  const { answerConfiguration } = await import('../src/settings');
+  const s = validateSettings(source({ 'sandbox.network': true, model: 'm' }));
+  assert.deepEqual(
+    answerConfiguration(['editor', 'greenlight', 'greenlight.sandbox', 'files', 'greenlight.cxx', undefined], s, [
+      { tabSize: 2 },
+      { exclude: {} },
+      'whole',
+    ]),
+    [{ tabSize: 2 }, { model: 'm', sandbox: { network: true } }, { network: true }, { exclude: {} }, null, 'whole'],
+  );
+  assert.deepEqual(answerConfiguration(['greenlight'], validateSettings(source({})), []), [{}]);
+});
