@@ -133,14 +133,19 @@ FrameDecoder::Status FrameDecoder::next() {
       return fail("header section exceeds " + std::to_string(kMaxHeaderBytes) + " bytes");
 
     std::optional<std::size_t> length;
+    const std::size_t headerStart = end - header.size();
     while (!header.empty()) {
       std::size_t nl = header.find('\n');
       std::string_view line = header.substr(0, nl);
       header.remove_prefix(nl == std::string_view::npos ? header.size() : nl + 1);
       if (trim(line).empty()) continue;
       std::size_t colon = line.find(':');
-      if (colon == std::string_view::npos)
+      if (colon == std::string_view::npos) {
+        // Not a header at all: garbage in front of a message. Resume right after this line so
+        // a Content-Length header that follows it is still found.
+        pos_ = headerStart + static_cast<std::size_t>(line.data() - (buffer_.data() + headerStart)) + line.size();
         return fail("malformed header line '" + excerpt(trim(line)) + "' (expected 'Name: value')");
+      }
       std::string_view name = trim(line.substr(0, colon));
       std::string_view value = trim(line.substr(colon + 1));
       if (!iequals(name, kContentLength)) continue;  // Content-Type and friends: ignored
