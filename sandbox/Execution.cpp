@@ -1,0 +1,552 @@
+// Spawning and supervising one sandbox.
+//
+// Threading model: an Execution is driven by one thread at a time (the caller's loop or
+// run()). start() never blocks: it builds the plan, clones, and returns. Everything after is
+// step(): non-blocking reads of the output pipes (per-stream caps; excess discarded and
+// flagged, and the run is stopped with output_limit), of the status socket (child setup
+// errors, the seccomp listener fd, the payload's exit report), of seccomp notifications (the
+// refused call is named, then the tree is killed), the wall-clock deadline (the whole tree is
+// killed through the pid namespace's init), and reaping through the pidfd (wait4-style rusage
+// from waitid). The first cause recorded wins: one verdict per cause.
+//
+// The clone() child runs Steps.h's steps only; see Plan.h for why it must not allocate.
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <dirent.h>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sandbox/PlanBuilder.h"
+#include "sandbox/Probe.h"
+#include "sandbox/Sandbox.h"
+#include "sandbox/SeccompProfiles.h"
+#include "sandbox/steps/Steps.h"
+
+namespace greenlight::sandbox {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using detail::ChildMessage;
+using detail::MessageKind;
+using detail::Mode;
+
+constexpr std::size_t kTailKeep = 8192;  // stderr tail kept for classification when streaming
+
+void closeFd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+void setNonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+bool contains(const std::string& hay, const char* needle) { return hay.find(needle) != std::string::npos; }
+
+// Counts tasks (threads included) in the sandbox's pid namespace, pid 1 excluded, through the
+// namespace's own /proc as seen from the host.
+int countSandboxTasks(pid_t initPid) {
+  std::string procDir = "/proc/" + std::to_string(initPid) + "/root/proc";
+  DIR* d = ::opendir(procDir.c_str());
+  if (d == nullptr) return 0;
+  int total = 0;
+  while (dirent* e = ::readdir(d)) {
+    if (e->d_name[0] < '1' || e->d_name[0] > '9' || std::strcmp(e->d_name, "1") == 0) continue;
+    std::string tasks = procDir + "/" + e->d_name + "/task";
+    int n = 0;
+    if (DIR* t = ::opendir(tasks.c_str())) {
+      while (dirent* te = ::readdir(t)) n += te->d_name[0] >= '0' && te->d_name[0] <= '9';
+      ::closedir(t);
+    }
+    total += n > 0 ? n : 1;
+  }
+  ::closedir(d);
+  return total;
+}
+
+class SandboxExecution final : public Execution {
+ public:
+  explicit SandboxExecution(const Policy& policy) : policy_(policy) {}
+  ~SandboxExecution() override {
+    if (pidfd_ >= 0 && !reaped_) {
+      ::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
+      if (plan_ && plan_->mode == Mode::NoNamespaces && pid_ > 0) ::kill(-pid_, SIGKILL);
+      siginfo_t info;
+      ::waitid(P_PIDFD, static_cast<id_t>(pidfd_), &info, WEXITED);
+    }
+    closeAll();
+    detail::removeTree(hostScratch_);
+  }
+
+  void launch(Mode mode, bool tryUserNs) {
+    mode_ = mode;
+    plan_ = std::make_unique<detail::LaunchPlan>();
+    if (mode == Mode::NoNamespaces && detail::landlockAbi() == 0 && !policy_.allowUnsandboxed) {
+      plan_->mode = mode;
+      return failSetup(
+          "isolation: no usable user namespaces and no Landlock on this host; refusing to run unsandboxed "
+          "(set sandbox.allowUnsandboxed to run with seccomp and rlimits only)");
+    }
+    detail::PlanOutcome outcome = detail::buildPlan(policy_, mode, tryUserNs, *plan_);
+    hostScratch_ = outcome.hostScratch;
+    if (!outcome.ok) return failSetup(outcome.error);
+
+    int outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1}, inPipe[2] = {-1, -1}, status[2] = {-1, -1};
+    if (::pipe2(outPipe, O_CLOEXEC) != 0 || ::pipe2(errPipe, O_CLOEXEC) != 0 ||
+        ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, status) != 0) {
+      int e = errno;
+      for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1], status[0], status[1]})
+        if (fd >= 0) ::close(fd);
+      return failSetup(std::string("spawn: pipe: ") + std::strerror(e));
+    }
+    int childIn = -1;
+    if (!policy_.inheritStdin) {
+      if (policy_.stdinData.empty()) {
+        childIn = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+      } else if (::pipe2(inPipe, O_CLOEXEC) == 0) {
+        childIn = inPipe[0];
+        // Room for the whole input up front where the system allows, so a child that reads
+        // its input before writing anything never waits for a step() that is not coming.
+        ::fcntl(inPipe[1], F_SETPIPE_SZ, static_cast<int>(std::min<std::size_t>(policy_.stdinData.size(), 1 << 20)));
+      }
+      if (childIn < 0) {
+        int e = errno;
+        for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1], status[0], status[1]}) ::close(fd);
+        return failSetup(std::string("spawn: stdin: ") + std::strerror(e));
+      }
+    }
+    plan_->stdinFd = childIn;
+    plan_->stdoutFd = outPipe[1];
+    plan_->stderrFd = errPipe[1];
+    plan_->statusFd = status[1];
+
+    start_ = Clock::now();
+    deadline_ = start_ + std::chrono::microseconds(static_cast<long long>(policy_.timeLimitSec * 1e6));
+    int pidfd = -1;
+    long pid = ::syscall(SYS_clone, plan_->cloneFlags | CLONE_PIDFD | SIGCHLD, nullptr, &pidfd, nullptr, nullptr);
+    if (pid == 0) detail::childMain(*plan_);
+    int cloneErr = errno;
+    // Parent: the child's ends go.
+    for (int fd : {outPipe[1], errPipe[1], status[1], childIn}) if (fd >= 0) ::close(fd);
+    if (pid < 0) {
+      for (int fd : {outPipe[0], errPipe[0], status[0], inPipe[1]}) if (fd >= 0) ::close(fd);
+      if (mode == Mode::UserNs && (cloneErr == EPERM || cloneErr == ENOSPC || cloneErr == EINVAL || cloneErr == EUSERS)) {
+        detail::markUserNsUnusable();
+        detail::removeTree(hostScratch_);
+        hostScratch_.clear();
+        return launch(Mode::NoNamespaces, false);
+      }
+      return failSetup(std::string("user_ns: clone: ") + std::strerror(cloneErr));
+    }
+    pid_ = static_cast<pid_t>(pid);
+    pidfd_ = pidfd;
+    stdout_ = outPipe[0];
+    stderr_ = errPipe[0];
+    status_ = status[0];
+    stdinWrite_ = inPipe[1];
+    for (int fd : {stdout_, stderr_, status_}) setNonBlocking(fd);
+    if (stdinWrite_ >= 0) {
+      setNonBlocking(stdinWrite_);
+      feedStdin();
+    }
+    verdict_.isolation = expectedIsolation();
+  }
+
+  std::vector<int> watchFds() const override {
+    std::vector<int> fds;
+    if (finished_) return fds;
+    for (int fd : {stdout_, stderr_, status_, listener_, pidfd_})
+      if (fd >= 0) fds.push_back(fd);
+    return fds;
+  }
+
+  int msUntilDeadline() const override {
+    if (finished_) return 0;
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now()).count();
+    if (left <= 0) return 0;
+    return static_cast<int>(std::min<long long>(left + 1, 1 << 30));
+  }
+
+  bool step() override {
+    if (finished_) return true;
+    drainOutput(stdout_, 1);
+    drainOutput(stderr_, 2);
+    readStatus();
+    if (finished_) return true;  // relaunched or failed in readStatus
+    handleNotifications();
+    if (stdinWrite_ >= 0) feedStdin();
+    if (!reaped_ && Clock::now() >= deadline_) killTree(Status::Timeout);
+    if (!reaped_) tryReap();
+    if (reaped_) {
+      // Every writer is gone (the pid namespace died with its init): drain to EOF.
+      drainOutput(stdout_, 1);
+      drainOutput(stderr_, 2);
+      readStatus();
+      if (!finished_) finalize();
+    }
+    return finished_;
+  }
+
+  bool finished() const override { return finished_; }
+
+  void kill() override {
+    if (finished_ || reaped_) return;
+    verdict_.cancelled = true;
+    killTree(Status::Timeout);
+  }
+
+  const Verdict& verdict() const override { return verdict_; }
+
+ private:
+  Isolation expectedIsolation() const {
+    Isolation iso;
+    bool ns = mode_ != Mode::NoNamespaces;
+    iso.userNs = mode_ == Mode::UserNs || (mode_ == Mode::RootThenUserNs && plan_->tryUserNs);
+    iso.pidNs = iso.mountNs = iso.ipcNs = iso.utsNs = ns;
+    iso.netNs = ns && plan_->netNs;
+    iso.cgroup = false;
+    iso.landlockAbi = plan_->landlockAbi;
+    iso.seccomp = plan_->seccomp != nullptr;
+    return iso;
+  }
+
+  void finishIsolation() {
+    Isolation& iso = verdict_.isolation;
+    iso.missing.clear();
+    if (!iso.userNs) iso.missing.push_back("user_ns");
+    if (!iso.pidNs) {
+      for (const char* n : {"pid_ns", "mount_ns", "ipc_ns", "uts_ns"}) iso.missing.push_back(n);
+    }
+    if (!iso.netNs && !policy_.network) iso.missing.push_back("net_ns");
+    if (iso.landlockAbi == 0) iso.missing.push_back("landlock");
+    if (!iso.seccomp) iso.missing.push_back("seccomp");
+    iso.degraded = !iso.missing.empty();
+  }
+
+  void failSetup(std::string message) {
+    verdict_.status = Status::SetupError;
+    verdict_.setupError = std::move(message);
+    if (plan_) verdict_.isolation = expectedIsolation();
+    finishIsolation();
+    finished_ = true;
+  }
+
+  void closeAll() {
+    for (int* fd : {&stdout_, &stderr_, &status_, &listener_, &pidfd_, &stdinWrite_}) closeFd(*fd);
+  }
+
+  void feedStdin() {
+    const std::string& data = policy_.stdinData;
+    while (stdinOffset_ < data.size()) {
+      ssize_t n = ::write(stdinWrite_, data.data() + stdinOffset_, data.size() - stdinOffset_);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN) return;
+        break;  // EPIPE: the child does not want it
+      }
+      stdinOffset_ += static_cast<std::size_t>(n);
+    }
+    closeFd(stdinWrite_);
+  }
+
+  void drainOutput(int& fd, int stream) {
+    if (fd < 0) return;
+    char buf[65536];
+    std::string& sink = stream == 1 ? verdict_.stdoutData : verdict_.stderrData;
+    std::size_t& total = stream == 1 ? stdoutBytes_ : stderrBytes_;
+    bool& truncated = stream == 1 ? verdict_.stdoutTruncated : verdict_.stderrTruncated;
+    for (;;) {
+      ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN) return;
+        closeFd(fd);
+        return;
+      }
+      if (n == 0) {
+        closeFd(fd);
+        return;
+      }
+      std::size_t room = total < policy_.outputLimitBytes ? policy_.outputLimitBytes - total : 0;
+      std::size_t keep = std::min<std::size_t>(room, static_cast<std::size_t>(n));
+      total += keep;
+      if (keep > 0) {
+        if (policy_.onOutput) {
+          policy_.onOutput(stream, std::string_view(buf, keep));
+          if (stream == 2) {
+            stderrTail_.append(buf, keep);
+            if (stderrTail_.size() > kTailKeep) stderrTail_.erase(0, stderrTail_.size() - kTailKeep);
+          }
+        } else {
+          sink.append(buf, keep);
+        }
+      }
+      if (keep < static_cast<std::size_t>(n)) {
+        truncated = true;
+        killTree(Status::OutputLimit);
+      }
+    }
+  }
+
+  void readStatus() {
+    while (status_ >= 0) {
+      ChildMessage m;
+      std::memset(&m, 0, sizeof m);
+      iovec iov{&m, sizeof m};
+      alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+      msghdr msg;
+      std::memset(&msg, 0, sizeof msg);
+      msg.msg_iov = &iov;
+      msg.msg_iovlen = 1;
+      msg.msg_control = control;
+      msg.msg_controllen = sizeof control;
+      ssize_t n = ::recvmsg(status_, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN) return;
+        closeFd(status_);
+        return;
+      }
+      if (n == 0) {
+        closeFd(status_);
+        return;
+      }
+      for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+          int fd;
+          std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
+          if (m.kind == MessageKind::Listener && listener_ < 0) {
+            listener_ = fd;
+          } else {
+            ::close(fd);
+          }
+        }
+      }
+      if (static_cast<std::size_t>(n) < sizeof m) continue;
+      m.step[sizeof m.step - 1] = '\0';
+      m.detail[sizeof m.detail - 1] = '\0';
+      switch (m.kind) {
+        case MessageKind::SetupError:
+          if (setupError_.empty())
+            setupError_ = std::string(m.step) + ": " + m.detail + ": " + std::strerror(m.err);
+          break;
+        case MessageKind::Exited:
+          gotExit_ = true;
+          payloadStatus_ = m.waitStatus;
+          liveTasks_ = m.liveTasks;
+          break;
+        case MessageKind::Layers:
+          layersKnown_ = true;
+          verdict_.isolation.userNs = (m.layers & detail::kLayerUserNs) != 0;
+          if ((m.layers & detail::kLayerLandlock) == 0) verdict_.isolation.landlockAbi = 0;
+          if (mode_ == Mode::RootThenUserNs && !verdict_.isolation.userNs) detail::markUserNsUnusable();
+          break;
+        case MessageKind::UserNsUseless:
+          relaunchDegraded();
+          return;
+        case MessageKind::Listener:
+          break;
+      }
+    }
+  }
+
+  void relaunchDegraded() {
+    detail::markUserNsUnusable();
+    siginfo_t info;
+    ::waitid(P_PIDFD, static_cast<id_t>(pidfd_), &info, WEXITED);  // it is exiting already
+    closeAll();
+    detail::removeTree(hostScratch_);
+    hostScratch_.clear();
+    verdict_ = Verdict{};
+    stdoutBytes_ = stderrBytes_ = stdinOffset_ = 0;
+    Mode next = ::geteuid() == 0 ? Mode::RootThenUserNs : Mode::NoNamespaces;
+    launch(next, false);
+  }
+
+  void handleNotifications() {
+    while (listener_ >= 0) {
+      pollfd p{listener_, POLLIN, 0};
+      if (::poll(&p, 1, 0) <= 0) return;
+      if ((p.revents & POLLIN) == 0) {
+        if ((p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0) closeFd(listener_);
+        return;
+      }
+      static const std::size_t notifSize = [] {
+        seccomp_notif_sizes sizes{};
+        if (::syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) != 0) return sizeof(seccomp_notif);
+        return std::max<std::size_t>(sizes.seccomp_notif, sizeof(seccomp_notif));
+      }();
+      std::vector<unsigned char> buf(notifSize, 0);
+      auto* req = reinterpret_cast<seccomp_notif*>(buf.data());
+      if (::ioctl(listener_, SECCOMP_IOCTL_NOTIF_RECV, req) != 0) {
+        if (errno == EINTR || errno == ENOENT) continue;  // ENOENT: the caller died meanwhile
+        closeFd(listener_);
+        return;
+      }
+      if (verdict_.syscall.empty()) verdict_.syscall = detail::syscallName(req->data.arch, req->data.nr);
+      killTree(Status::SyscallViolation);
+      // The notified task stays blocked until the SIGKILL lands; nothing to answer.
+    }
+  }
+
+  void killTree(Status cause) {
+    if (!cause_) {
+      cause_ = cause;
+      if (cause == Status::Timeout && mode_ != Mode::NoNamespaces && pid_ > 0) {
+        // A fork bomb shows up as a timeout; tell it apart before the tree goes.
+        killedTasks_ = countSandboxTasks(pid_);
+      }
+    }
+    if (killSent_ || pidfd_ < 0) return;
+    killSent_ = true;
+    ::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
+    if (mode_ == Mode::NoNamespaces && pid_ > 0) ::kill(-pid_, SIGKILL);  // its process group
+  }
+
+  void tryReap() {
+    if (pidfd_ < 0) return;
+    siginfo_t info;
+    std::memset(&info, 0, sizeof info);
+    rusage ru;
+    std::memset(&ru, 0, sizeof ru);
+    long r = ::syscall(SYS_waitid, P_PIDFD, pidfd_, &info, WEXITED | WNOHANG, &ru);
+    if (r != 0 || info.si_pid == 0) return;
+    reaped_ = true;
+    endTime_ = Clock::now();
+    initCode_ = info.si_code;
+    initStatus_ = info.si_status;
+    usage_ = ru;
+    if (mode_ == Mode::NoNamespaces) ::kill(-pid_, SIGKILL);  // stragglers in its group
+  }
+
+  void finalize() {
+    finished_ = true;
+    Verdict& v = verdict_;
+    v.wallMs = std::chrono::duration<double, std::milli>(endTime_ - start_).count();
+    auto ms = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1000.0 + t.tv_usec / 1000.0; };
+    v.cpuMs = ms(usage_.ru_utime) + ms(usage_.ru_stime);
+    v.maxRssKb = usage_.ru_maxrss;
+    if (!layersKnown_ && mode_ == Mode::RootThenUserNs) v.isolation.userNs = false;
+    finishIsolation();
+    closeAll();
+    detail::removeTree(hostScratch_);
+    hostScratch_.clear();
+
+    // The payload's own ending: reported by init, or (no pid namespace) the child itself.
+    bool exited = false, signaled = false;
+    int code = -1, sig = 0;
+    if (gotExit_) {
+      exited = WIFEXITED(payloadStatus_);
+      signaled = WIFSIGNALED(payloadStatus_);
+      code = exited ? WEXITSTATUS(payloadStatus_) : -1;
+      sig = signaled ? WTERMSIG(payloadStatus_) : 0;
+    } else if (initCode_ == CLD_EXITED) {
+      exited = true;
+      code = initStatus_;
+    } else {
+      signaled = true;
+      sig = initStatus_;
+    }
+    if (!setupError_.empty() && !(gotExit_ && cause_)) {
+      v.status = Status::SetupError;
+      v.setupError = setupError_;
+      return;
+    }
+    v.exitCode = exited ? code : -1;
+    v.signal = signaled ? sig : 0;
+    if (cause_) {
+      v.status = *cause_;
+      if (!gotExit_ || !exited) {
+        v.exitCode = -1;
+        v.signal = SIGKILL;
+      }
+      if (*cause_ == Status::Timeout && !v.cancelled && killedTasks_ >= policy_.processes - 1 && policy_.processes > 1)
+        v.status = Status::ProcessLimit;
+      return;
+    }
+    const std::string& err = policy_.onOutput ? stderrTail_ : v.stderrData;
+    const double cpuLimitMs = policy_.cpuLimitSec * 1000.0;
+    const bool memoryWords = contains(err, "MemoryError") || contains(err, "std::bad_alloc") ||
+                             contains(err, "out of memory") || contains(err, "Cannot allocate memory") ||
+                             contains(err, "JavaScript heap out of memory") || contains(err, "Fatal process out of memory") ||
+                             contains(err, "memory exhausted");
+    const bool nearMemoryCap = v.maxRssKb >= static_cast<long>(policy_.memoryLimitMb * 1024 * 9 / 10);
+    const bool processWords = contains(err, "Resource temporarily unavailable") &&
+                              (contains(err, "fork") || contains(err, "thread") || contains(err, "spawn") ||
+                               contains(err, "BlockingIOError") || contains(err, "EAGAIN"));
+    if (signaled) {
+      if (sig == SIGXCPU || (sig == SIGKILL && ceilCpuReached(v.cpuMs, cpuLimitMs))) {
+        v.status = Status::CpuLimit;
+      } else if (sig == SIGXFSZ) {
+        v.status = Status::FileSizeLimit;
+      } else if (sig == SIGSYS) {
+        v.status = Status::SyscallViolation;
+        if (v.syscall.empty()) v.syscall = "unknown (killed by seccomp: foreign architecture)";
+      } else if (memoryWords || (nearMemoryCap && (sig == SIGSEGV || sig == SIGABRT || sig == SIGKILL || sig == SIGTRAP))) {
+        v.status = Status::MemoryLimit;
+      } else if (processWords || (liveTasks_ >= policy_.processes - 1 && policy_.processes > 1)) {
+        v.status = Status::ProcessLimit;
+      } else {
+        v.status = Status::Signaled;
+      }
+      return;
+    }
+    if (code == 0) {
+      v.status = Status::Ok;
+    } else if (contains(err, "File too large")) {
+      v.status = Status::FileSizeLimit;
+    } else if (memoryWords) {
+      v.status = Status::MemoryLimit;
+    } else if (processWords || (liveTasks_ >= policy_.processes - 1 && policy_.processes > 1)) {
+      v.status = Status::ProcessLimit;
+    } else {
+      v.status = Status::ExitNonzero;
+    }
+  }
+
+  static bool ceilCpuReached(double cpuMs, double limitMs) { return cpuMs + 50.0 >= limitMs; }
+
+  Policy policy_;
+  std::unique_ptr<detail::LaunchPlan> plan_;
+  Mode mode_ = Mode::UserNs;
+  Verdict verdict_;
+  std::string hostScratch_, setupError_, stderrTail_;
+  int pidfd_ = -1, stdout_ = -1, stderr_ = -1, status_ = -1, listener_ = -1, stdinWrite_ = -1;
+  pid_t pid_ = -1;
+  std::size_t stdoutBytes_ = 0, stderrBytes_ = 0, stdinOffset_ = 0;
+  Clock::time_point start_{}, deadline_{}, endTime_{};
+  std::optional<Status> cause_;
+  bool killSent_ = false, reaped_ = false, finished_ = false, gotExit_ = false, layersKnown_ = false;
+  int payloadStatus_ = 0, liveTasks_ = 0, killedTasks_ = 0, initCode_ = 0, initStatus_ = 0;
+  rusage usage_{};
+};
+
+}  // namespace
+
+std::unique_ptr<Execution> Execution::start(const Policy& policy) {
+  auto execution = std::make_unique<SandboxExecution>(policy);
+  if (::geteuid() == 0) {
+    execution->launch(Mode::RootThenUserNs, !detail::userNsKnownUnusable());
+  } else if (!detail::userNsKnownUnusable()) {
+    execution->launch(Mode::UserNs, true);
+  } else {
+    execution->launch(Mode::NoNamespaces, false);
+  }
+  return execution;
+}
+
+}  // namespace greenlight::sandbox

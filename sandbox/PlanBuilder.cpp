@@ -1,0 +1,434 @@
+// The planner: which mounts, which /etc, which environment, which limits and rules.
+//
+// The minimal /etc is not bind-mounted file by file (each mount costs ~15 µs on the hot path):
+// the few files the dynamic loader, glibc's NSS, locale and CPython/node need are read once per
+// process, cached, and written into the new root's tmpfs by the child. passwd/group/hosts are
+// synthesized; shadow and friends never enter.
+#include "sandbox/PlanBuilder.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+#include "sandbox/Landlock.h"
+#include "sandbox/Probe.h"
+#include "sandbox/SeccompProfiles.h"
+
+namespace greenlight::sandbox::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
+constexpr std::size_t kMaxEtcFile = 1 << 20;
+
+// Top-level host entries that hold the system's programs and libraries.
+constexpr const char* kSystemDirs[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+// Read into the new /etc (files, symlinks, or directories of them, one level deep).
+constexpr const char* kEtcEntries[] = {
+    "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/nsswitch.conf", "/etc/localtime",
+    "/etc/timezone", "/etc/host.conf", "/etc/protocols", "/etc/services", "/etc/os-release",
+    "/etc/debian_version", "/etc/python3", "/etc/python3.11", "/etc/gai.conf",
+    "/etc/mime.types", "/etc/locale.alias", "/etc/inputrc"};
+// Only with --net.
+constexpr const char* kEtcNetEntries[] = {"/etc/resolv.conf"};
+// Directories bound read-only (one mount instead of hundreds of symlinks or files):
+// /etc/alternatives holds Debian's cc/c++/awk/... links; the TLS trust store only with --net.
+constexpr const char* kEtcBoundDirs[] = {"/etc/alternatives"};
+constexpr const char* kEtcNetBoundDirs[] = {"/etc/ssl", "/etc/ca-certificates"};
+
+const char kPasswd[] =
+    "root:x:0:0:root:/root:/usr/sbin/nologin\n"
+    "sandbox:x:1000:1000:greenlight sandbox:/tmp:/bin/sh\n"
+    "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n";
+const char kGroup[] = "root:x:0:\nsandbox:x:1000:\nnogroup:x:65534:\n";
+const char kHosts[] = "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n";
+
+void appendEntry(const std::string& path, std::vector<MountOp>& out, int depth) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) return;
+  MountOp op;
+  op.target = path;
+  if (S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    op.kind = MountKind::Symlink;
+    op.data = fs::read_symlink(path, ec).string();
+    if (!ec) out.push_back(std::move(op));
+  } else if (S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) <= kMaxEtcFile) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return;  // unreadable to us: it does not enter
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    op.kind = MountKind::WriteFile;
+    op.data = buf.str();
+    op.mode = 0644;
+    out.push_back(std::move(op));
+  } else if (S_ISDIR(st.st_mode) && depth == 0) {
+    op.kind = MountKind::Dir;
+    op.mode = 0755;
+    out.push_back(std::move(op));
+    std::error_code ec;
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(path, ec)) names.push_back(e.path().string());
+    std::sort(names.begin(), names.end());
+    for (const auto& n : names) appendEntry(n, out, depth + 1);
+  }
+}
+
+const std::vector<MountOp>& etcOps(bool network) {
+  static std::once_flag once;
+  static std::vector<MountOp> base, net;
+  std::call_once(once, [] {
+    for (const char* e : kEtcEntries) appendEntry(e, base, 0);
+    for (const char* e : kEtcNetEntries) appendEntry(e, net, 0);
+  });
+  return network ? net : base;
+}
+
+std::string mb(std::size_t megabytes) { return std::to_string(megabytes) + "m"; }
+
+bool isUnder(const std::string& path, const std::string& dir) {
+  return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
+}
+
+std::string envValue(const std::vector<std::string>& env, const std::string& key) {
+  std::string found;
+  for (const auto& kv : env) {
+    if (kv.size() > key.size() && kv.compare(0, key.size(), key) == 0 && kv[key.size()] == '=')
+      found = kv.substr(key.size() + 1);
+  }
+  return found;
+}
+
+// mkdir ops for every ancestor of `target` below "/".
+void addParents(const std::string& target, std::vector<MountOp>& ops) {
+  fs::path p(target);
+  std::vector<std::string> parents;
+  for (fs::path q = p.parent_path(); q != q.root_path() && !q.empty(); q = q.parent_path()) parents.push_back(q.string());
+  std::reverse(parents.begin(), parents.end());
+  for (const auto& d : parents) {
+    MountOp op;
+    op.kind = MountKind::Dir;
+    op.target = d;
+    op.mode = 0755;
+    ops.push_back(std::move(op));
+  }
+}
+
+}  // namespace
+
+void removeTree(const std::string& path) {
+  if (path.empty()) return;
+  std::error_code ec;
+  fs::remove_all(path, ec);
+}
+
+PlanOutcome buildPlan(const Policy& policy, Mode mode, bool tryUserNs, LaunchPlan& plan) {
+  PlanOutcome out;
+  auto failWith = [&](std::string message) {
+    out.ok = false;
+    out.error = "plan: " + std::move(message);
+    return out;
+  };
+  if (policy.argv.empty() || policy.argv[0].empty()) return failWith("empty command");
+  if (policy.timeLimitSec <= 0 || policy.cpuLimitSec <= 0 || policy.memoryLimitMb == 0 || policy.processes <= 0 ||
+      policy.fileSizeLimitMb == 0 || policy.scratchSizeMb == 0)
+    return failWith("limits must be positive");
+
+  const bool root = ::geteuid() == 0;
+  plan.mode = mode;
+  plan.tryUserNs = tryUserNs;
+  plan.netNs = !policy.network;
+  if (mode == Mode::RootThenUserNs) {
+    plan.hostUid = kUnprivilegedHostUid;
+    plan.hostGid = kUnprivilegedHostGid;
+  } else {
+    plan.hostUid = ::geteuid();
+    plan.hostGid = ::getegid();
+  }
+  plan.uidMap = std::to_string(kSandboxUid) + " " + std::to_string(plan.hostUid) + " 1\n";
+  plan.gidMap = std::to_string(kSandboxGid) + " " + std::to_string(plan.hostGid) + " 1\n";
+  plan.chownSeed = mode == Mode::RootThenUserNs;
+
+  unsigned long flags = 0;
+  if (mode != Mode::NoNamespaces) {
+    flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP;
+    if (plan.netNs) flags |= CLONE_NEWNET;
+    if (mode == Mode::UserNs) flags |= CLONE_NEWUSER;
+  }
+  plan.cloneFlags = flags;
+
+  // Binds: resolve on the host now (symlinks, existence, file vs directory).
+  struct ResolvedBind {
+    std::string host, target;
+    bool writable, isDir;
+  };
+  std::vector<ResolvedBind> binds;
+  for (const Bind& b : policy.binds) {
+    std::error_code ec;
+    fs::path real = fs::canonical(b.hostPath, ec);
+    if (ec) return failWith("bind " + b.hostPath + ": " + ec.message());
+    std::string target = b.sandboxPath.empty() ? b.hostPath : b.sandboxPath;
+    if (target.empty() || target[0] != '/') return failWith("bind target must be absolute: " + target);
+    target = fs::path(target).lexically_normal().string();
+    if (target.size() > 1 && target.back() == '/') target.pop_back();
+    if (target == "/" || target == "/proc" || isUnder(target, "/proc") || target == "/dev" || isUnder(target, "/dev"))
+      return failWith("bind target not allowed: " + target);
+    binds.push_back({real.string(), target, b.writable, fs::is_directory(real, ec)});
+  }
+  // Parents before children, so a nested bind lands on top of its enclosing one.
+  std::stable_sort(binds.begin(), binds.end(), [](const ResolvedBind& a, const ResolvedBind& b) {
+    return std::count(a.target.begin(), a.target.end(), '/') < std::count(b.target.begin(), b.target.end(), '/');
+  });
+
+  std::string scratchDir = "/work";
+  std::string tmpDir = "/tmp";
+  if (mode == Mode::NoNamespaces) {
+    // No mount namespace: a host scratch directory stands in for /work and /tmp.
+    for (const auto& b : binds) {
+      if (b.host != b.target) return failWith("bind " + b.host + " -> " + b.target + " needs a mount namespace (unavailable here)");
+    }
+    char tmpl[] = "/tmp/greenlight-sandbox-XXXXXX";
+    if (::mkdtemp(tmpl) == nullptr) return failWith(std::string("mkdtemp: ") + std::strerror(errno));
+    out.hostScratch = tmpl;
+    scratchDir = out.hostScratch + "/work";
+    tmpDir = out.hostScratch + "/tmp";
+    std::error_code ec;
+    fs::create_directory(scratchDir, ec);
+    fs::create_directory(tmpDir, ec);
+    ::chmod(out.hostScratch.c_str(), 0700);
+    if (!policy.scratchSource.empty()) {
+      fs::copy(policy.scratchSource, scratchDir, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+      if (ec) {
+        removeTree(out.hostScratch);
+        return failWith("seed " + policy.scratchSource + ": " + ec.message());
+      }
+    }
+  } else {
+    const std::string old = kOldRoot;
+    auto& ops = plan.mounts;
+    auto dir = [&](const std::string& t, mode_t m) {
+      MountOp op;
+      op.kind = MountKind::Dir;
+      op.target = t;
+      op.mode = m;
+      ops.push_back(std::move(op));
+    };
+    auto bind = [&](const std::string& host, const std::string& target, bool writable, bool isDir) {
+      MountOp op;
+      op.kind = MountKind::Bind;
+      op.source = old + host;
+      op.target = target;
+      op.writable = writable;
+      op.isDir = isDir;
+      ops.push_back(std::move(op));
+    };
+    auto file = [&](const std::string& t, std::string data) {
+      MountOp op;
+      op.kind = MountKind::WriteFile;
+      op.target = t;
+      op.data = std::move(data);
+      op.mode = 0644;
+      ops.push_back(std::move(op));
+    };
+    auto link = [&](const std::string& t, std::string to) {
+      MountOp op;
+      op.kind = MountKind::Symlink;
+      op.target = t;
+      op.data = std::move(to);
+      ops.push_back(std::move(op));
+    };
+    auto tmpfs = [&](const std::string& t, std::string options) {
+      MountOp op;
+      op.kind = MountKind::Tmpfs;
+      op.target = t;
+      op.data = std::move(options);
+      ops.push_back(std::move(op));
+    };
+    plan.newRootOptions = "size=16m,nr_inodes=8192,mode=0755";
+
+    for (const char* d : kSystemDirs) {
+      struct stat st;
+      if (::lstat(d, &st) != 0) continue;
+      if (S_ISLNK(st.st_mode)) {
+        std::error_code ec;
+        link(d, fs::read_symlink(d, ec).string());
+      } else if (S_ISDIR(st.st_mode)) {
+        bind(d, d, false, true);
+      }
+    }
+    dir("/etc", 0755);
+    for (const MountOp& op : etcOps(false)) ops.push_back(op);
+    if (policy.network) {
+      for (const MountOp& op : etcOps(true)) ops.push_back(op);
+    }
+    auto bindDirIfPresent = [&](const char* d) {
+      struct stat st;
+      if (::stat(d, &st) == 0 && S_ISDIR(st.st_mode)) bind(d, d, false, true);
+    };
+    for (const char* d : kEtcBoundDirs) bindDirIfPresent(d);
+    if (policy.network) {
+      for (const char* d : kEtcNetBoundDirs) bindDirIfPresent(d);
+    }
+    file("/etc/passwd", kPasswd);
+    file("/etc/group", kGroup);
+    file("/etc/hosts", kHosts);
+    file("/etc/hostname", "sandbox\n");
+
+    dir("/dev", 0755);
+    for (const char* d : {"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom"}) {
+      MountOp op;
+      op.kind = MountKind::Bind;
+      op.source = old + d;
+      op.target = d;
+      op.writable = true;
+      op.isDir = false;
+      op.device = true;
+      ops.push_back(std::move(op));
+    }
+    link("/dev/fd", "/proc/self/fd");
+    link("/dev/stdin", "/proc/self/fd/0");
+    link("/dev/stdout", "/proc/self/fd/1");
+    link("/dev/stderr", "/proc/self/fd/2");
+    // POSIX semaphores and shm_open (multiprocessing) use /dev/shm: the sandbox's own /tmp.
+    link("/dev/shm", "/tmp");
+
+    dir("/proc", 0555);
+    MountOp proc;
+    proc.kind = MountKind::Proc;
+    proc.target = "/proc";
+    ops.push_back(std::move(proc));
+
+    const std::string caps = "size=" + mb(policy.scratchSizeMb) + ",nr_inodes=65536";
+    // In root mode the tmpfs is mounted in the initial user namespace (ids are host ids); in
+    // user-namespace mode they are interpreted inside it.
+    const uid_t owner = mode == Mode::RootThenUserNs ? plan.hostUid : kSandboxUid;
+    const gid_t group = mode == Mode::RootThenUserNs ? plan.hostGid : kSandboxGid;
+    dir("/tmp", 01777);
+    tmpfs("/tmp", caps + ",mode=1777");
+    dir("/work", 0755);
+    tmpfs("/work", caps + ",mode=0755,uid=" + std::to_string(owner) + ",gid=" + std::to_string(group));
+    if (!policy.scratchSource.empty()) {
+      std::error_code ec;
+      fs::path real = fs::canonical(policy.scratchSource, ec);
+      if (ec || !fs::is_directory(real, ec)) return failWith("scratch source " + policy.scratchSource + ": not a directory");
+      MountOp op;
+      op.kind = MountKind::Seed;
+      op.source = old + real.string();
+      op.target = "/work";
+      ops.push_back(std::move(op));
+    }
+    for (const auto& b : binds) {
+      addParents(b.target, ops);
+      bind(b.host, b.target, b.writable, b.isDir);
+    }
+  }
+
+  plan.workdir = policy.workdir.empty() ? scratchDir : policy.workdir;
+
+  // Environment from scratch: nothing of the caller's enters.
+  std::string path = envValue(policy.env, "PATH");
+  if (path.empty()) path = kDefaultPath;
+  plan.envStore = {"PATH=" + path, "LANG=C.UTF-8", "HOME=" + tmpDir, "TMPDIR=" + tmpDir, "USER=sandbox",
+                   "LOGNAME=sandbox"};
+  for (const auto& kv : policy.env) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) return failWith("environment entry is not K=V: " + kv);
+    std::string key = kv.substr(0, eq + 1);
+    plan.envStore.erase(std::remove_if(plan.envStore.begin(), plan.envStore.end(),
+                                       [&](const std::string& e) { return e.compare(0, key.size(), key) == 0; }),
+                        plan.envStore.end());
+    plan.envStore.push_back(kv);
+  }
+  plan.argvStore = policy.argv;
+  for (auto& s : plan.argvStore) plan.argv.push_back(s.data());
+  plan.argv.push_back(nullptr);
+  for (auto& s : plan.envStore) plan.envp.push_back(s.data());
+  plan.envp.push_back(nullptr);
+
+  const std::string& argv0 = policy.argv[0];
+  if (argv0.find('/') != std::string::npos) {
+    plan.execCandidates.push_back(argv0);
+  } else {
+    std::stringstream dirs(path);
+    for (std::string d; std::getline(dirs, d, ':');) plan.execCandidates.push_back((d.empty() ? "." : d) + "/" + argv0);
+  }
+
+  // rlimits.
+  auto lim = [&](int res, rlim_t soft, rlim_t hard) { plan.rlimits.push_back({res, soft, hard}); };
+  rlim_t cpu = static_cast<rlim_t>(std::ceil(policy.cpuLimitSec));
+  lim(RLIMIT_CPU, cpu, cpu + 1);
+  rlim_t data = static_cast<rlim_t>(policy.memoryLimitMb) << 20;
+  lim(RLIMIT_DATA, data, data);
+  rlim_t fsize = static_cast<rlim_t>(policy.fileSizeLimitMb) << 20;
+  lim(RLIMIT_FSIZE, fsize, fsize);
+  lim(RLIMIT_NOFILE, 1024, 1024);
+  lim(RLIMIT_CORE, 0, 0);
+  rlim_t stack = std::min<rlim_t>(8u << 20, data);
+  lim(RLIMIT_STACK, stack, stack);
+  if (mode == Mode::NoNamespaces) {
+    // Without a user namespace NPROC counts every process of this host uid: add what it
+    // already runs.
+    int existing = 0;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/proc", ec)) {
+      struct stat st;
+      if (::stat(e.path().c_str(), &st) == 0 && st.st_uid == plan.hostUid && std::isdigit(e.path().filename().string()[0]))
+        ++existing;
+    }
+    lim(RLIMIT_NPROC, static_cast<rlim_t>(policy.processes + existing), static_cast<rlim_t>(policy.processes + existing));
+  } else {
+    // +1: pid 1 (the init) is counted too.
+    lim(RLIMIT_NPROC, static_cast<rlim_t>(policy.processes + 1), static_cast<rlim_t>(policy.processes + 1));
+  }
+
+  // Landlock.
+  int abi = landlockAbi();
+  plan.landlockAbi = abi;
+  if (abi > 0) {
+    std::uint64_t write = landlock::writeRights(abi);
+    plan.landlockHandledFs = write;
+    if (!policy.network && abi >= 4) plan.landlockHandledNet = landlock::kNetBindTcp | landlock::kNetConnectTcp;
+    if (abi >= 6) plan.landlockScoped = landlock::kScopeSignal | landlock::kScopeAbstractUnixSocket;
+    auto rule = [&](const std::string& p, std::uint64_t access) { plan.landlockRules.push_back({p, access}); };
+    const std::uint64_t devWrite = landlock::kWriteFile | (abi >= 3 ? landlock::kTruncate : 0);
+    if (mode == Mode::NoNamespaces) {
+      plan.landlockHandledFs |= landlock::kReadRights;
+      for (const char* d : kSystemDirs) rule(d, landlock::kReadRights);
+      for (const char* d : {"/etc", "/proc"}) rule(d, landlock::kReadRights);
+      for (const char* d : {"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom"}) rule(d, landlock::kReadRights | devWrite);
+      rule(out.hostScratch, landlock::kReadRights | write);
+      for (const auto& b : binds) rule(b.host, landlock::kReadRights | (b.writable ? write : 0));
+    } else {
+      rule("/work", write);
+      rule("/tmp", write);
+      rule("/dev", devWrite);
+      for (const auto& b : binds) {
+        if (b.writable) rule(b.target, write);
+      }
+    }
+  }
+  (void)root;
+
+  std::string seccompError;
+  Profile profile = resolveProfile(policy.profile, argv0);
+  plan.seccomp = seccompProgram(profile, policy.network, &seccompError);
+  if (plan.seccomp == nullptr) {
+    removeTree(out.hostScratch);
+    return failWith("seccomp: " + seccompError);
+  }
+  out.ok = true;
+  return out;
+}
+
+}  // namespace greenlight::sandbox::detail

@@ -1,0 +1,23 @@
+// Builds a LaunchPlan from a Policy, in the parent, before clone(). Not async-signal-safe
+// (allocates, stats host paths); thread-safe (the /etc cache is built once under a lock).
+#pragma once
+
+#include <string>
+
+#include "sandbox/Plan.h"
+#include "sandbox/Sandbox.h"
+
+namespace greenlight::sandbox::detail {
+
+struct PlanOutcome {
+  bool ok = false;
+  std::string error;           // "plan: ..." when !ok
+  std::string hostScratch;     // NoNamespaces: host scratch dir to remove after the run
+};
+
+PlanOutcome buildPlan(const Policy& policy, Mode mode, bool tryUserNs, LaunchPlan& plan);
+
+// Removes a host scratch directory tree (NoNamespaces mode).
+void removeTree(const std::string& path);
+
+}  // namespace greenlight::sandbox::detail

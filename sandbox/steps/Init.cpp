@@ -1,0 +1,128 @@
+// Step: init and exec. With a pid namespace the sandbox child is pid 1 there, and pid 1 is
+// special (signals without a handler are dropped, so a payload running as pid 1 could not
+// even abort()). So pid 1 stays a tiny init: it forks the payload, reaps every orphan, and
+// when the payload ends it reports the payload's wait status (and how many tasks were still
+// alive, which tells a fork bomb apart) and exits; the kernel then kills whatever is left in
+// the namespace, so a daemonised grandchild never outlives the run.
+// Without namespaces (degraded) the child execs the payload directly.
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "sandbox/steps/ChildIo.h"
+#include "sandbox/steps/Steps.h"
+
+namespace greenlight::sandbox::detail {
+namespace {
+
+struct LinuxDirent64 {
+  ino64_t d_ino;
+  off64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[1];
+};
+
+// Counts entries of a directory that look like pids (all digits).
+int countNumericEntries(const char* path) {
+  int fd = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  alignas(8) char buf[4096];
+  int count = 0;
+  for (;;) {
+    long n = ::syscall(SYS_getdents64, fd, buf, sizeof buf);
+    if (n <= 0) break;
+    for (long off = 0; off < n;) {
+      auto* d = reinterpret_cast<LinuxDirent64*>(buf + off);
+      off += d->d_reclen;
+      bool numeric = d->d_name[0] != '\0';
+      for (const char* p = d->d_name; *p != '\0'; ++p) numeric = numeric && *p >= '0' && *p <= '9';
+      if (numeric) ++count;
+    }
+  }
+  ::close(fd);
+  return count;
+}
+
+// Tasks (threads included, as RLIMIT_NPROC counts them) alive in this pid namespace, not
+// counting pid 1 itself.
+int countLiveTasks() {
+  int fd = ::open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  alignas(8) char buf[4096];
+  int total = 0;
+  for (;;) {
+    long n = ::syscall(SYS_getdents64, fd, buf, sizeof buf);
+    if (n <= 0) break;
+    for (long off = 0; off < n;) {
+      auto* d = reinterpret_cast<LinuxDirent64*>(buf + off);
+      off += d->d_reclen;
+      if (d->d_name[0] < '1' || d->d_name[0] > '9' || std::strcmp(d->d_name, "1") == 0) continue;
+      char path[64] = "/proc/";
+      appendStr(path, sizeof path, d->d_name);
+      appendStr(path, sizeof path, "/task");
+      int tasks = countNumericEntries(path);
+      total += tasks > 0 ? tasks : 1;
+    }
+  }
+  ::close(fd);
+  return total;
+}
+
+[[noreturn]] void execPayload(const LaunchPlan& plan) {
+  int lastErr = ENOENT;
+  for (const std::string& candidate : plan.execCandidates) {
+    ::execve(candidate.c_str(), plan.argv.data(), plan.envp.data());
+    // Like execvp: a missing entry moves on; a real error (EACCES, ENOEXEC, ...) is kept.
+    if (errno != ENOENT && errno != ENOTDIR) lastErr = errno;
+  }
+  reportFailure(plan.statusFd, "exec", "execve", plan.argv[0], lastErr);
+  ::_exit(127);
+}
+
+}  // namespace
+
+void runInitAndPayload(const LaunchPlan& plan, std::uint32_t layers) {
+  ChildMessage m;
+  std::memset(&m, 0, sizeof m);
+  m.kind = MessageKind::Layers;
+  m.layers = layers;
+  sendMessage(plan.statusFd, m);
+
+  if (plan.mode == Mode::NoNamespaces) execPayload(plan);
+
+  // The payload execs into dumpable; pid 1 itself must not be readable through /proc/1/mem.
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  long pid = ::syscall(SYS_clone, SIGCHLD, nullptr, nullptr, nullptr, nullptr);
+  if (pid < 0) {
+    reportFailure(plan.statusFd, "init", "clone", "payload", errno);
+    ::_exit(125);
+  }
+  if (pid == 0) execPayload(plan);
+
+  int payloadStatus = 0;
+  for (;;) {
+    int status = 0;
+    pid_t r = ::wait4(-1, &status, __WALL, nullptr);
+    if (r == pid) {
+      payloadStatus = status;
+      break;
+    }
+    if (r < 0 && errno == ECHILD) break;
+  }
+  std::memset(&m, 0, sizeof m);
+  m.kind = MessageKind::Exited;
+  m.waitStatus = payloadStatus;
+  m.liveTasks = countLiveTasks();
+  sendMessage(plan.statusFd, m);
+  ::_exit(0);
+}
+
+}  // namespace greenlight::sandbox::detail

@@ -1,0 +1,56 @@
+// Step: seccomp, loaded last. The BPF was compiled by libseccomp in the parent, once per
+// profile (SeccompProfiles.cpp); here it is only installed, with a user-notification listener
+// whose fd goes to the parent over the status socket: a refused call blocks its caller, the
+// parent reads the syscall number, names it in the verdict and kills the tree.
+#include <linux/seccomp.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "sandbox/steps/ChildIo.h"
+#include "sandbox/steps/Steps.h"
+
+namespace greenlight::sandbox::detail {
+
+bool loadSeccomp(const LaunchPlan& plan) {
+  if (plan.seccomp == nullptr) return true;
+  int listener = static_cast<int>(::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+                                            SECCOMP_FILTER_FLAG_NEW_LISTENER, plan.seccomp));
+  if (listener < 0) {
+    reportFailure(plan.statusFd, "seccomp", "seccomp", "SECCOMP_SET_MODE_FILTER", errno);
+    return false;
+  }
+  ChildMessage m;
+  std::memset(&m, 0, sizeof m);
+  m.kind = MessageKind::Listener;
+  iovec iov{&m, sizeof m};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+  std::memset(control, 0, sizeof control);
+  msghdr msg;
+  std::memset(&msg, 0, sizeof msg);
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  cmsghdr* c = CMSG_FIRSTHDR(&msg);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(c), &listener, sizeof(int));
+  ssize_t sent;
+  do {
+    sent = ::sendmsg(plan.statusFd, &msg, MSG_NOSIGNAL);
+  } while (sent < 0 && errno == EINTR);
+  int err = errno;
+  ::close(listener);
+  if (sent < 0) {
+    reportFailure(plan.statusFd, "seccomp", "sendmsg", "listener", err);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace greenlight::sandbox::detail
