@@ -2,7 +2,9 @@
 # The VS Code extension's checks, run by CTest (tests/editors/CMakeLists.txt):
 #   vscode.sh deps      EXT_DIR          npm ci into EXT_DIR/node_modules (skipped when current)
 #   vscode.sh typecheck EXT_DIR          tsc --noEmit, strict
-#   vscode.sh unit      EXT_DIR OUT_DIR  compile into OUT_DIR, then node --test
+#   vscode.sh compile   EXT_DIR OUT_DIR  compile (strict) into OUT_DIR
+#   vscode.sh unit      EXT_DIR OUT_DIR  node --test on the compiled unit tests
+#   vscode.sh e2e       EXT_DIR OUT_DIR SERVER  the wire contract against SERVER (77: placeholder)
 # Exit 77 (CTest SKIP_RETURN_CODE) when node or npm is not installed.
 set -eu
 mode=$1
@@ -65,15 +67,29 @@ case "$mode" in
     tsc -p "$ext" --noEmit
     echo "tsc --noEmit (strict): no errors"
     ;;
-  unit)
-    [ -n "$out" ] || { echo "usage: vscode.sh unit EXT_DIR OUT_DIR" >&2; exit 2; }
+  compile)
+    [ -n "$out" ] || { echo "usage: vscode.sh compile EXT_DIR OUT_DIR" >&2; exit 2; }
     rm -rf "$out"
     tsc -p "$ext" --outDir "$out"
+    echo "compiled into $out"
+    ;;
+  unit|e2e)
+    [ -n "$out" ] || { echo "usage: vscode.sh $mode EXT_DIR OUT_DIR [SERVER]" >&2; exit 2; }
+    if [ ! -d "$out/test" ]; then
+      echo "FAIL: $out has no compiled tests; the editors.vscode.compile test must run first"
+      exit 1
+    fi
     export GREENLIGHT_VSCODE_DIR="$ext"
-    node --test "$out/test/"
+    # The compiled tests live in the build tree; their dependencies in the source tree.
+    export NODE_PATH="$ext/node_modules"
+    if [ "$mode" = unit ]; then
+      node --test "$out/test/"
+    else
+      node "$out/e2e/serverContract.js" "${4:?usage: vscode.sh e2e EXT_DIR OUT_DIR SERVER}"
+    fi
     ;;
   *)
-    echo "usage: vscode.sh deps|typecheck|unit EXT_DIR [OUT_DIR]" >&2
+    echo "usage: vscode.sh deps|typecheck|compile|unit|e2e EXT_DIR [OUT_DIR [SERVER]]" >&2
     exit 2
     ;;
 esac

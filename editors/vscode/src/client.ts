@@ -49,9 +49,9 @@ export class ServerManager implements vscode.Disposable {
   constructor(private readonly statusBar: StatusBar) {
     this.subscriptions.push(
       vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => {
-        if (!this.client) void this.start();
-      }),
+      // Trust unlocks the restricted settings (server.path, interpreters, ...) and
+      // build/greenlight: start over with them.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.restart()),
     );
   }
 
@@ -142,7 +142,6 @@ export class ServerManager implements vscode.Disposable {
     const serverOptions: ServerOptions = {
       command: serverPath,
       args: ['lsp', ...effectiveStrings(settings, 'server.extraArgs')],
-      options: { env: { ...process.env } },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: kLanguages.map((language) => ({ scheme: 'file', language })),

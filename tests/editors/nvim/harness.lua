@@ -111,7 +111,8 @@ function H.probe_server(bin, timeout_ms)
   if job <= 0 then H.fail('cannot start ' .. bin .. ' lsp') end
   local body = vim.json.encode({ jsonrpc = '2.0', id = 1, method = 'initialize',
     params = { processId = vim.NIL, rootUri = vim.NIL, capabilities = vim.empty_dict() } })
-  vim.fn.chansend(job, string.format('Content-Length: %d\r\n\r\n%s', #body, body))
+  -- pcall: a server that already exited has closed its stdin; that is reported below.
+  pcall(vim.fn.chansend, job, string.format('Content-Length: %d\r\n\r\n%s', #body, body))
   local answered = vim.wait(timeout_ms, function()
     return exited or stdout:find('"id"%s*:%s*1') ~= nil
   end, 20)
@@ -119,7 +120,7 @@ function H.probe_server(bin, timeout_ms)
   if got then
     local shutdown = vim.json.encode({ jsonrpc = '2.0', id = 2, method = 'shutdown' })
     local exit = vim.json.encode({ jsonrpc = '2.0', method = 'exit' })
-    vim.fn.chansend(job, string.format('Content-Length: %d\r\n\r\n%sContent-Length: %d\r\n\r\n%s', #shutdown, shutdown, #exit, exit))
+    pcall(vim.fn.chansend, job, string.format('Content-Length: %d\r\n\r\n%sContent-Length: %d\r\n\r\n%s', #shutdown, shutdown, #exit, exit))
     vim.wait(3000, function() return exited end, 20)
     if not exited then vim.fn.jobstop(job) end
     return
