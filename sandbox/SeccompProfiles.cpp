@@ -186,12 +186,13 @@ std::unique_ptr<Compiled> compile(Profile profile, bool network, std::string* er
     return nullptr;
   }
 
-  // Prefix: on the native arch, ioctl is allowed unless its request's low 32 bits are
-  // TIOCSTI or TIOCLINUX, which go to the supervisor (named). Otherwise fall through to the
-  // libseccomp program.
+  // Prefix: a foreign architecture or an x32-ABI number goes to the supervisor (named, then
+  // killed); on the native arch, ioctl is allowed unless its request's low 32 bits are
+  // TIOCSTI or TIOCLINUX (named). Everything else falls through to the libseccomp program.
   constexpr std::uint32_t kRetNotify = 0x7fc00000u /* SECCOMP_RET_USER_NOTIF */;
   constexpr std::uint32_t kRetAllow = 0x7fff0000u /* SECCOMP_RET_ALLOW */;
   constexpr std::uint32_t kOffNr = 0, kOffArch = 4, kOffArg1Lo = 24;
+  constexpr std::uint32_t kX32Bit = 0x40000000u;
   const std::uint32_t arch = seccomp_arch_native();
   auto stmt = [](std::uint16_t code, std::uint32_t k) { return sock_filter{code, 0, 0, k}; };
   auto jump = [](std::uint16_t code, std::uint32_t k, std::uint8_t jt, std::uint8_t jf) {
@@ -199,15 +200,18 @@ std::unique_ptr<Compiled> compile(Profile profile, bool network, std::string* er
   };
   std::vector<sock_filter> prefix = {
       stmt(BPF_LD | BPF_W | BPF_ABS, kOffArch),
-      jump(BPF_JMP | BPF_JEQ | BPF_K, arch, 0, 7),  // foreign arch -> body (index 9)
+      jump(BPF_JMP | BPF_JEQ | BPF_K, arch, 1, 0),
+      stmt(BPF_RET | BPF_K, kRetNotify),  // foreign architecture (int 0x80): named, then killed
       stmt(BPF_LD | BPF_W | BPF_ABS, kOffNr),
-      jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<std::uint32_t>(SCMP_SYS(ioctl)), 0, 5),
+      jump(BPF_JMP | BPF_JGE | BPF_K, kX32Bit, 5, 0),  // x32 ABI numbers -> notify (index 10)
+      jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<std::uint32_t>(SCMP_SYS(ioctl)), 0, 5),  // else body (11)
       stmt(BPF_LD | BPF_W | BPF_ABS, kOffArg1Lo),
       jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<std::uint32_t>(TIOCSTI), 2, 0),
       jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<std::uint32_t>(TIOCLINUX), 1, 0),
       stmt(BPF_RET | BPF_K, kRetAllow),
       stmt(BPF_RET | BPF_K, kRetNotify),
   };
+
   auto out = std::make_unique<Compiled>();
   out->code = std::move(prefix);
   out->code.insert(out->code.end(), body.begin(), body.end());
@@ -256,6 +260,12 @@ const sock_fprog* seccompProgram(Profile profile, bool network, std::string* err
 }
 
 std::string syscallName(std::uint32_t arch, int nr) {
+  if (arch == seccomp_arch_native() && (static_cast<std::uint32_t>(nr) & 0x40000000u) != 0) {
+    char* base = seccomp_syscall_resolve_num_arch(arch, nr & ~0x40000000);
+    std::string result = std::string("x32 ") + (base != nullptr ? base : std::to_string(nr & ~0x40000000).c_str());
+    std::free(base);
+    return result;
+  }
   char* name = seccomp_syscall_resolve_num_arch(arch, nr);
   std::string result;
   if (name != nullptr) {
@@ -264,7 +274,10 @@ std::string syscallName(std::uint32_t arch, int nr) {
   } else {
     result = "syscall " + std::to_string(nr);
   }
-  if (arch != seccomp_arch_native()) result = "foreign-arch " + result;
+  if (arch != seccomp_arch_native()) {
+    const char* archName = arch == SCMP_ARCH_X86 ? "i386" : arch == SCMP_ARCH_ARM ? "arm" : "foreign-arch";
+    result = std::string(archName) + " " + result;
+  }
   return result;
 }
 

@@ -1,0 +1,156 @@
+// The public API's contract: Execution::start() is non-blocking and several sandboxes can be
+// supervised from one loop; run() honours cancelFd; stdin data; streaming output; setup errors
+// name the step; probeIsolation().
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
+
+#include "TestSupport.h"
+#include "sandbox/Sandbox.h"
+
+using greenlight::sandbox::Execution;
+using greenlight::sandbox::Policy;
+using greenlight::sandbox::run;
+using greenlight::sandbox::Status;
+using greenlight::sandbox::statusName;
+using greenlight::sandbox::Verdict;
+using namespace gltest;
+
+namespace {
+bool contains(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("statusName matches the Verdict JSON spelling", "[api]") {
+  CHECK(statusName(Status::Ok) == "ok");
+  CHECK(statusName(Status::ExitNonzero) == "exit_nonzero");
+  CHECK(statusName(Status::FileSizeLimit) == "file_size_limit");
+  CHECK(statusName(Status::SyscallViolation) == "syscall_violation");
+  CHECK(statusName(Status::SetupError) == "setup_error");
+}
+
+TEST_CASE("exit codes and signals are reported", "[api]") {
+  Policy p = policyFor({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"});
+  Verdict v = run(p);
+  INFO(describe(v));
+  CHECK(v.status == Status::ExitNonzero);
+  CHECK(v.exitCode == 3);
+  CHECK(v.stdoutData == "out\n");
+  CHECK(v.stderrData == "err\n");
+  CHECK(v.wallMs > 0);
+  CHECK(v.maxRssKb > 0);
+  Verdict k = run(policyFor({"/bin/sh", "-c", "kill -TERM $$"}));
+  INFO(describe(k));
+  CHECK(k.status == Status::Signaled);
+  CHECK(k.signal == 15);
+}
+
+TEST_CASE("stdin data reaches the command", "[api]") {
+  Policy p = policyFor({"/bin/cat"});
+  p.stdinData = std::string(200000, 'a') + "END";
+  Verdict v = run(p);
+  CHECK(v.status == Status::Ok);
+  CHECK(v.stdoutData == p.stdinData);
+}
+
+TEST_CASE("many sandboxes are supervised from one poll loop; start() does not block", "[api]") {
+  std::vector<std::unique_ptr<Execution>> runs;
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 4; ++i) {
+    Policy p = policyFor({"/bin/sh", "-c", "sleep 0.3; echo done " + std::to_string(i)});
+    runs.push_back(Execution::start(p));
+  }
+  auto startCost = std::chrono::steady_clock::now() - t0;
+  CHECK(startCost < std::chrono::milliseconds(250));  // four starts, none waited for its sleep
+  for (;;) {
+    bool all = true;
+    std::vector<pollfd> fds;
+    int timeout = 1000;
+    for (auto& r : runs) {
+      if (r->step()) continue;
+      all = false;
+      for (int fd : r->watchFds()) fds.push_back({fd, POLLIN, 0});
+      timeout = std::min(timeout, r->msUntilDeadline());
+    }
+    if (all) break;
+    ::poll(fds.data(), fds.size(), timeout);
+  }
+  for (int i = 0; i < 4; ++i) {
+    INFO(describe(runs[static_cast<std::size_t>(i)]->verdict()));
+    CHECK(runs[static_cast<std::size_t>(i)]->verdict().status == Status::Ok);
+    CHECK(runs[static_cast<std::size_t>(i)]->verdict().stdoutData == "done " + std::to_string(i) + "\n");
+  }
+}
+
+TEST_CASE("cancelFd and Execution::kill stop the whole tree at once", "[api]") {
+  int efd = ::eventfd(0, EFD_CLOEXEC);
+  std::thread canceller([efd] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::uint64_t one = 1;
+    ssize_t ignored = ::write(efd, &one, sizeof one);
+    (void)ignored;
+  });
+  Verdict v = run(policyFor({"/bin/sleep", "30"}), efd);
+  canceller.join();
+  ::close(efd);
+  INFO(describe(v));
+  CHECK(v.cancelled);
+  CHECK(v.status == Status::Timeout);
+  CHECK(v.wallMs < 5000);
+
+  auto e = Execution::start(policyFor({"/bin/sleep", "30"}));
+  e->kill();
+  while (!e->step()) {
+    std::vector<pollfd> fds;
+    for (int fd : e->watchFds()) fds.push_back({fd, POLLIN, 0});
+    ::poll(fds.data(), fds.size(), 100);
+  }
+  CHECK(e->verdict().cancelled);
+}
+
+TEST_CASE("streamed output goes to onOutput, still capped", "[api]") {
+  Policy p = policyFor({"/bin/sh", "-c", "echo a; echo b >&2"});
+  std::string out, err;
+  p.onOutput = [&](int stream, std::string_view data) { (stream == 1 ? out : err).append(data); };
+  Verdict v = run(p);
+  CHECK(v.status == Status::Ok);
+  CHECK(out == "a\n");
+  CHECK(err == "b\n");
+  CHECK(v.stdoutData.empty());
+}
+
+TEST_CASE("setup errors name the step", "[api]") {
+  Verdict missing = run(policyFor({"no-such-command-xyz"}));
+  CHECK(missing.status == Status::SetupError);
+  CHECK(contains(missing.setupError, "exec: execve(no-such-command-xyz): No such file or directory"));
+  Policy badBind = policyFor({"/bin/true"});
+  badBind.binds.push_back({"/nonexistent/path", "", false});
+  Verdict b = run(badBind);
+  CHECK(b.status == Status::SetupError);
+  CHECK(contains(b.setupError, "plan: bind /nonexistent/path"));
+  Policy badWorkdir = policyFor({"/bin/true"});
+  badWorkdir.workdir = "/does/not/exist";
+  Verdict w = run(badWorkdir);
+  CHECK(w.status == Status::SetupError);
+  CHECK(contains(w.setupError, "process: chdir(/does/not/exist): No such file or directory"));
+  Verdict empty = run(Policy{});
+  CHECK(empty.status == Status::SetupError);
+}
+
+TEST_CASE("probeIsolation reports the host's layers", "[api]") {
+  const auto& iso = greenlight::sandbox::probeIsolation();
+  CHECK(iso.seccomp);
+  CHECK_FALSE(iso.cgroup);
+  if (!iso.degraded) {
+    CHECK(iso.userNs);
+    CHECK(iso.pidNs);
+    CHECK(iso.missing.empty());
+  }
+  Verdict v = run(policyFor({"/bin/true"}));
+  CHECK(v.isolation.userNs == iso.userNs);
+  CHECK(v.isolation.netNs);
+  CHECK(v.isolation.landlockAbi == iso.landlockAbi);
+}

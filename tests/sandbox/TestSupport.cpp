@@ -1,0 +1,201 @@
+#include "TestSupport.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace gltest {
+
+using greenlight::sandbox::Bind;
+using greenlight::sandbox::Policy;
+using greenlight::sandbox::Verdict;
+
+std::string programsDir() { return GL_PROGRAMS_DIR; }
+std::string probeBin() { return GL_PROBE_BIN; }
+bool isRoot() { return ::geteuid() == 0; }
+
+Policy policyFor(std::vector<std::string> argv) {
+  Policy p;
+  p.argv = std::move(argv);
+  p.timeLimitSec = 20;
+  p.cpuLimitSec = 20;
+  p.binds.push_back(Bind{GL_PROGRAMS_DIR, "", false});
+  p.binds.push_back(Bind{GL_PROBE_DIR, "", false});
+  return p;
+}
+
+Policy pyPolicy(std::vector<std::string> args) {
+  args.insert(args.begin(), {"/usr/bin/python3", programsDir() + "/probe.py"});
+  return policyFor(std::move(args));
+}
+
+Policy nodePolicy(std::vector<std::string> args) {
+  args.insert(args.begin(), {"/usr/bin/node", programsDir() + "/probe.js"});
+  return policyFor(std::move(args));
+}
+
+Policy cPolicy(std::vector<std::string> args) {
+  args.insert(args.begin(), probeBin());
+  return policyFor(std::move(args));
+}
+
+std::string describe(const Verdict& v) {
+  std::ostringstream s;
+  s << "status=" << greenlight::sandbox::statusName(v.status) << " exit=" << v.exitCode << " signal=" << v.signal
+    << " syscall=" << v.syscall << " setup_error=" << v.setupError << " wall_ms=" << v.wallMs
+    << " degraded=" << v.isolation.degraded << "\n--- stdout:\n"
+    << v.stdoutData.substr(0, 2000) << "\n--- stderr:\n"
+    << v.stderrData.substr(0, 2000);
+  return s.str();
+}
+
+TempDir::TempDir() {
+  char tmpl[] = "/tmp/gl-sandbox-test-XXXXXX";
+  if (::mkdtemp(tmpl) != nullptr) path_ = tmpl;
+  ::chmod(path_.c_str(), 0755);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::string TempDir::file(const std::string& name, const std::string& contents) const {
+  std::string p = path_ + "/" + name;
+  std::filesystem::create_directories(std::filesystem::path(p).parent_path());
+  std::ofstream(p) << contents;
+  return p;
+}
+
+TcpListener::TcpListener(bool ipv6) {
+  fd_ = ::socket(ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd_ < 0) return;
+  int one = 1;
+  ::setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (ipv6) {
+    sockaddr_in6 a{};
+    a.sin6_family = AF_INET6;
+    a.sin6_addr = in6addr_loopback;
+    socklen_t len = sizeof a;
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd_, 8) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+      ::close(fd_);
+      fd_ = -1;
+      return;
+    }
+    port_ = ntohs(a.sin6_port);
+  } else {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd_, 8) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+      ::close(fd_);
+      fd_ = -1;
+      return;
+    }
+    port_ = ntohs(a.sin_port);
+  }
+}
+
+TcpListener::~TcpListener() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool TcpListener::gotConnection() const {
+  pollfd p{fd_, POLLIN, 0};
+  return ::poll(&p, 1, 0) > 0 && (p.revents & POLLIN) != 0;
+}
+
+bool processWithTokenAlive(const std::string& token) {
+  DIR* d = ::opendir("/proc");
+  if (d == nullptr) return false;
+  bool found = false;
+  while (dirent* e = ::readdir(d)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    std::ifstream in(std::string("/proc/") + e->d_name + "/cmdline", std::ios::binary);
+    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmd.find(token) != std::string::npos) {
+      found = true;
+      break;
+    }
+  }
+  ::closedir(d);
+  return found;
+}
+
+std::string uniqueToken(const char* prefix) {
+  static std::atomic<int> counter{0};
+  return std::string(prefix) + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+}
+
+ProcessResult runProcess(const std::vector<std::string>& argv, const std::string& stdinData) {
+  ProcessResult r;
+  int out[2], err[2], in[2];
+  if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0 || ::pipe2(in, O_CLOEXEC) != 0) return r;
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(in[0], 0);
+    ::dup2(out[1], 1);
+    ::dup2(err[1], 2);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  ::close(out[1]);
+  ::close(err[1]);
+  ::close(in[0]);
+  if (!stdinData.empty()) {
+    ssize_t ignored = ::write(in[1], stdinData.data(), stdinData.size());
+    (void)ignored;
+  }
+  ::close(in[1]);
+  pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+  int open = 2;
+  char buf[65536];
+  while (open > 0) {
+    if (::poll(fds, 2, -1) < 0) break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+      ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+      if (n <= 0) {
+        ::close(fds[i].fd);
+        fds[i].fd = -1;
+        --open;
+      } else {
+        (i == 0 ? r.out : r.err).append(buf, static_cast<std::size_t>(n));
+      }
+    }
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+bool fileExists(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace gltest

@@ -1,0 +1,65 @@
+// Helpers shared by the sandbox tests: policies for the probe programs, host-side sentinels
+// (temp dirs, TCP listeners, process scans) and a plain subprocess runner.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sandbox/Sandbox.h"
+
+namespace gltest {
+
+std::string programsDir();
+std::string probeBin();
+bool isRoot();
+
+// A policy with the probe programs bound read-only and short limits.
+greenlight::sandbox::Policy policyFor(std::vector<std::string> argv);
+greenlight::sandbox::Policy pyPolicy(std::vector<std::string> args);    // /usr/bin/python3 probe.py ...
+greenlight::sandbox::Policy nodePolicy(std::vector<std::string> args);  // node probe.js ...
+greenlight::sandbox::Policy cPolicy(std::vector<std::string> args);     // sandbox_probe ...
+
+std::string describe(const greenlight::sandbox::Verdict& v);  // for failure messages
+
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name, const std::string& contents) const;
+
+ private:
+  std::string path_;
+};
+
+// Listens on 127.0.0.1 or ::1 (port chosen by the kernel).
+class TcpListener {
+ public:
+  explicit TcpListener(bool ipv6);
+  ~TcpListener();
+  int port() const { return port_; }
+  bool ok() const { return fd_ >= 0; }
+  // True when somebody connected (non-blocking check).
+  bool gotConnection() const;
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
+
+// True when a process whose command line contains `token` is alive on the host.
+bool processWithTokenAlive(const std::string& token);
+std::string uniqueToken(const char* prefix);
+
+struct ProcessResult {
+  int exitCode = -1;  // 128+sig when signaled
+  std::string out, err;
+};
+ProcessResult runProcess(const std::vector<std::string>& argv, const std::string& stdinData = "");
+
+bool fileExists(const std::string& path);
+std::string readFile(const std::string& path);
+
+}  // namespace gltest
