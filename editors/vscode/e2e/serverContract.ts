@@ -141,23 +141,31 @@ async function main(): Promise<number> {
     }
     const caps = first.capabilities;
 
+    // Every gap is listed at once, so a partial server shows everything it still lacks.
+    const gaps: string[] = [];
+    const want = (cond: boolean, message: string) => void (cond || gaps.push(message));
     // vscode-languageclient 9 throws "Unsupported position encoding" for anything but utf-16.
-    check(caps.positionEncoding === undefined || caps.positionEncoding === 'utf-16',
+    want(caps.positionEncoding === undefined || caps.positionEncoding === 'utf-16',
       `positionEncoding ${caps.positionEncoding} for a client that offered only utf-16`);
     const change = typeof caps.textDocumentSync === 'object' ? caps.textDocumentSync.change : caps.textDocumentSync;
-    check(change === 2, `textDocumentSync.change ${String(change)}, expected 2 (incremental)`);
+    want(change === 2, `textDocumentSync.change ${String(change)}, expected 2 (incremental)`);
     const cap = caps.codeActionProvider;
-    check(typeof cap === 'object' && cap.resolveProvider === true, `codeActionProvider ${JSON.stringify(cap)}: resolveProvider must be true`);
+    want(typeof cap === 'object' && cap.resolveProvider === true, `codeActionProvider ${JSON.stringify(cap)}: resolveProvider must be true`);
+    const kinds = typeof cap === 'object' ? cap.codeActionKinds ?? [] : [];
+    for (const k of ['source.greenlight.runTests', 'refactor.rewrite.greenlight', 'quickfix']) {
+      want(kinds.includes(k), `codeActionKinds lacks ${k} (has ${JSON.stringify(kinds)})`);
+    }
     const commands = caps.executeCommandProvider?.commands ?? [];
     for (const c of ['greenlight.runTests', 'greenlight.generate', 'greenlight.fix', 'greenlight.cancel']) {
-      check(commands.includes(c), `executeCommandProvider lacks ${c}: ${JSON.stringify(commands)}`);
+      want(commands.includes(c), `executeCommandProvider lacks ${c} (has ${JSON.stringify(commands)})`);
     }
     // vscode-languageclient registers the server's commands as VS Code commands: a clash with
     // the extension's own commands would make activation fail.
     const extensionDir = process.env['GREENLIGHT_VSCODE_DIR'] ?? path.join(__dirname, '..', '..');
     const manifest = JSON.parse(fs.readFileSync(path.join(extensionDir, 'package.json'), 'utf8'));
     const ours = (manifest.contributes.commands as { command: string }[]).map((c) => c.command);
-    for (const c of commands) check(!ours.includes(c), `server command ${c} collides with the extension's command`);
+    for (const c of commands) want(!ours.includes(c), `server command ${c} collides with the extension's command`);
+    check(gaps.length === 0, `${gaps.length} capability gap(s):\n  ${gaps.join('\n  ')}`);
     console.log(`initialize: ok (positionEncoding ${caps.positionEncoding ?? 'absent'}, ${commands.length} commands)`);
 
     void conn.sendNotification('initialized', {});

@@ -63,6 +63,10 @@ H.run(60, function()
   local client = greenlight.client(bufnr)
   H.eq(client.config.root_dir, root, 'root_dir from .git')
   local init = sent('initialize')[1]
+  -- Neovim 0.7 handles both but advertises neither; the plugin must.
+  H.eq(init.params.capabilities.workspace.configuration, true, 'capabilities.workspace.configuration')
+  H.eq(init.params.capabilities.workspace.workspaceEdit.documentChanges, true, 'capabilities.workspace.workspaceEdit.documentChanges')
+  H.eq(init.params.capabilities.window.workDoneProgress, true, 'capabilities.window.workDoneProgress')
   H.eq(init.params.initializationOptions, vim.json.decode('{"provider":"openai","sandbox":{"timeLimitSeconds":3},"tests":{"command":null}}'),
     'initializationOptions')
 
@@ -131,6 +135,13 @@ H.run(60, function()
   H.eq(#sent('codeAction/resolve'), 1, 'the action (no command, no edit) was resolved first')
   H.eq(sent('workspace/executeCommand', 'greenlight.generate')[1].params.arguments, { { uri = vim.uri_from_bufnr(bufnr), line = 3 } },
     'generate arguments')
+  -- The server's versioned documentChanges edit lands in the buffer and is acknowledged.
+  H.wait(5000, function()
+    return vim.api.nvim_buf_get_lines(bufnr, 5, 6, false)[1] == '    return a * b'
+  end, 'the generated line in the buffer (workspace/applyEdit)')
+  local acks = vim.tbl_filter(function(m) return type(m.result) == 'table' and m.result.applied ~= nil end, answers())
+  H.eq(#acks, 1, 'workspace/applyEdit answers')
+  H.eq(acks[1].result.applied, true, 'applyEdit applied')
   H.notifications = {}
   vim.api.nvim_win_set_cursor(0, { 2, 0 })
   vim.cmd('GreenlightGenerate')

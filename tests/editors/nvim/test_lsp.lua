@@ -59,25 +59,32 @@ H.run(60, function()
   H.eq(client.config.cmd, { vim.fn.exepath('greenlight'), 'lsp' }, 'cmd')
 
   H.step('negotiated capabilities')
+  -- Every gap is listed at once, so a partial server shows everything it still lacks.
   local caps = client.server_capabilities
+  local gaps = {}
+  local function want(cond, message)
+    if not cond then table.insert(gaps, message) end
+  end
   -- Neovim 0.7 offers no position encodings, so the server must stay on utf-16.
   if vim.fn.has('nvim-0.10') == 0 then
-    H.check(caps.positionEncoding == nil or caps.positionEncoding == 'utf-16',
+    want(caps.positionEncoding == nil or caps.positionEncoding == 'utf-16',
       'positionEncoding ' .. vim.inspect(caps.positionEncoding) .. ' but the client offered only utf-16')
-    H.eq(client.offset_encoding, 'utf-16', 'client offset encoding')
+    want(client.offset_encoding == 'utf-16', 'client offset encoding ' .. tostring(client.offset_encoding))
   end
   local sync = type(caps.textDocumentSync) == 'table' and caps.textDocumentSync.change or caps.textDocumentSync
-  H.eq(sync, 2, 'textDocumentSync.change (incremental)')
-  H.check(type(caps.codeActionProvider) == 'table', 'codeActionProvider is not an object: ' .. vim.inspect(caps.codeActionProvider))
-  H.eq(caps.codeActionProvider.resolveProvider, true, 'codeActionProvider.resolveProvider')
-  local kinds = caps.codeActionProvider.codeActionKinds or {}
+  want(sync == 2, 'textDocumentSync.change is ' .. vim.inspect(sync) .. ', expected 2 (incremental)')
+  local cap = type(caps.codeActionProvider) == 'table' and caps.codeActionProvider or {}
+  want(type(caps.codeActionProvider) == 'table', 'codeActionProvider is not an object: ' .. vim.inspect(caps.codeActionProvider))
+  want(cap.resolveProvider == true, 'codeActionProvider.resolveProvider is not true')
+  local kinds = cap.codeActionKinds or {}
   for _, kind in ipairs({ 'source.greenlight.runTests', 'refactor.rewrite.greenlight', 'quickfix' }) do
-    H.check(vim.tbl_contains(kinds, kind), 'codeActionKinds lacks ' .. kind .. ': ' .. vim.inspect(kinds))
+    want(vim.tbl_contains(kinds, kind), 'codeActionKinds lacks ' .. kind .. ' (has ' .. vim.inspect(kinds) .. ')')
   end
   local commands = (caps.executeCommandProvider or {}).commands or {}
   for _, command in ipairs({ 'greenlight.runTests', 'greenlight.generate', 'greenlight.fix', 'greenlight.cancel' }) do
-    H.check(vim.tbl_contains(commands, command), 'executeCommandProvider lacks ' .. command .. ': ' .. vim.inspect(commands))
+    want(vim.tbl_contains(commands, command), 'executeCommandProvider lacks ' .. command .. ' (has ' .. vim.inspect(commands) .. ')')
   end
+  if #gaps > 0 then H.fail(#gaps .. ' capability gap(s):\n  ' .. table.concat(gaps, '\n  ')) end
 
   H.step('the server pulls the greenlight section')
   H.wait(5000, function() return (greenlight.stats.configuration_requests[client.id] or 0) >= 1 end,

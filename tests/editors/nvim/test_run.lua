@@ -33,7 +33,13 @@ H.run(150, function()
   H.step(':GreenlightRunTests reports progress and a failing-test diagnostic')
   vim.api.nvim_win_set_cursor(0, { 2, 4 })
   vim.cmd('GreenlightRunTests')
-  H.wait(60000, function() return #greenlight_diagnostics() > 0 end, 'a greenlight diagnostic')
+  H.wait(60000, function()
+    -- The plugin reports a failed executeCommand through vim.notify: stop waiting at once.
+    for _, n in ipairs(H.notifications) do
+      if n.msg:find('greenlight.runTests:', 1, true) then H.fail('the command failed: ' .. n.msg) end
+    end
+    return #greenlight_diagnostics() > 0
+  end, 'a greenlight diagnostic')
   local d = greenlight_diagnostics()[1]
   H.check(d.severity == vim.diagnostic.severity.ERROR, 'severity ' .. vim.inspect(d.severity))
   H.contains(d.message, 'test_add', 'diagnostic message')

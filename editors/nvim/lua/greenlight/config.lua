@@ -17,6 +17,7 @@ M.defaults = {
   server = { path = nil, extra_args = {} },
   progress = 'echo',
   settings = {},
+  capabilities = nil,
   on_attach = nil,
 }
 
@@ -93,6 +94,9 @@ local plugin_schema = {
   },
   progress = enum({ 'echo', 'notify', 'off' }),
   settings = M.settings_schema,
+  capabilities = kind('a table (merged into the client capabilities)', function(v)
+    return type(v) == 'table' and v ~= vim.NIL
+  end),
   on_attach = kind('a function', function(v) return type(v) == 'function' end),
 }
 

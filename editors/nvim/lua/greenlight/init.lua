@@ -77,6 +77,24 @@ function M.clients()
   return out
 end
 
+-- The client capabilities: Neovim's, plus what this plugin adds (0.7 advertises neither,
+-- though it handles both), plus vim.g.greenlight.capabilities.
+function M.capabilities(cfg)
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  caps.workspace = caps.workspace or {}
+  -- Answered from vim.g.greenlight by answer_configuration(); without it the server cannot
+  -- pull its settings and falls back to the didChangeConfiguration payload.
+  caps.workspace.configuration = true
+  -- vim.lsp.util.apply_workspace_edit applies versioned documentChanges (and refuses edits
+  -- for a buffer that changed since); greenlight's edits come that way.
+  caps.workspace.workspaceEdit = caps.workspace.workspaceEdit or {}
+  caps.workspace.workspaceEdit.documentChanges = true
+  caps.window = caps.window or {}
+  caps.window.workDoneProgress = true
+  if cfg and type(cfg.capabilities) == 'table' then caps = vim.tbl_deep_extend('force', caps, cfg.capabilities) end
+  return caps
+end
+
 -- Starts (or reuses) the client for the buffer's root and attaches the buffer.
 -- Returns the client id, or nil and a message.
 function M.attach(bufnr)
@@ -108,7 +126,7 @@ function M.attach(bufnr)
       init_options = settings,
       -- Also sent as workspace/didChangeConfiguration after initialize; the server then pulls.
       settings = { greenlight = settings },
-      capabilities = vim.lsp.protocol.make_client_capabilities(),
+      capabilities = M.capabilities(cfg),
       handlers = {
         ['workspace/configuration'] = answer_configuration,
         ['$/progress'] = on_progress,
