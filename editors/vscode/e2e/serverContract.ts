@@ -196,7 +196,13 @@ async function main(): Promise<number> {
       `runTests argument position ${JSON.stringify(args?.position)}`);
     console.log('codeAction: "Run nearby tests in sandbox" -> greenlight.runTests {uri, position}');
 
-    await withTimeout(conn.sendRequest('shutdown'), 5000, 'the shutdown response');
+    // LSP: shutdown answers with a null result. An error here makes clients kill the server
+    // (Neovim 0.7 sends SIGTERM) and vscode-languageclient log a failed stop.
+    try {
+      await withTimeout(conn.sendRequest('shutdown'), 5000, 'the shutdown response');
+    } catch (e) {
+      throw new Failure(`shutdown must answer with a null result, got an error: ${e instanceof Error ? e.message : String(e)}`);
+    }
     void conn.sendNotification('exit');
     const code = await withTimeout(exited, 5000, 'the server to exit after exit');
     check(code === 0, `exit code ${String(code)} after shutdown + exit (stderr: ${stderr.slice(-2000)})`);
