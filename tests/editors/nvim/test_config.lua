@@ -107,6 +107,9 @@ H.run(30, function()
   local repeated = vim.tbl_filter(function(n) return n.msg:find('invalid configuration', 1, true) end,
     vim.list_slice(H.notifications, before + 1))
   H.eq(#repeated, 0, 'the same problems reported again for a second buffer')
+  local binary_again = vim.tbl_filter(function(n) return n.msg:find('no-such-greenlight', 1, true) end,
+    vim.list_slice(H.notifications, before + 1))
+  H.eq(#binary_again, 0, 'the missing binary reported again for a second buffer')
 
   H.step('help tags build without duplicates')
   local docdir = H.tempdir('doc')

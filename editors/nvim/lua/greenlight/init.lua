@@ -12,6 +12,8 @@ local M = {}
 local clients_by_root = {}
 -- client id -> { request ids of our executeCommand requests in flight }
 local pending = {}
+-- The last "binary not found" message shown.
+local last_binary_error = nil
 -- client id -> serverInfo from the initialize result ({name, version}), when the server sent it.
 M.server_info = {}
 -- Per client: how many workspace/configuration requests were answered (for :checkhealth and tests).
@@ -112,9 +114,12 @@ function M.attach(bufnr)
   if not id then
     local path, source_or_error = binary.resolve(cfg)
     if not path then
-      notify(source_or_error, vim.log.levels.ERROR)
+      -- Once per distinct problem, not once per buffer opened.
+      if source_or_error ~= last_binary_error then notify(source_or_error, vim.log.levels.ERROR) end
+      last_binary_error = source_or_error
       return nil, source_or_error
     end
+    last_binary_error = nil
     local cmd = { path, 'lsp' }
     vim.list_extend(cmd, cfg.server.extra_args or {})
     local settings = config.server_settings(cfg)
