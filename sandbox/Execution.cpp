@@ -57,24 +57,36 @@ void setNonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONB
 
 bool contains(const std::string& hay, const char* needle) { return hay.find(needle) != std::string::npos; }
 
-// Counts tasks (threads included) in the sandbox's pid namespace, pid 1 excluded, through the
-// namespace's own /proc as seen from the host.
+// Counts tasks (threads included, as RLIMIT_NPROC does) below the sandbox's init by walking
+// /proc/<pid>/task/<tid>/children from the host. Those files need no ptrace access, which an
+// unprivileged supervisor lacks on the (non-dumpable) init.
 int countSandboxTasks(pid_t initPid) {
-  std::string procDir = "/proc/" + std::to_string(initPid) + "/root/proc";
-  DIR* d = ::opendir(procDir.c_str());
-  if (d == nullptr) return 0;
+  std::vector<std::string> queue{std::to_string(initPid)};
   int total = 0;
-  while (dirent* e = ::readdir(d)) {
-    if (e->d_name[0] < '1' || e->d_name[0] > '9' || std::strcmp(e->d_name, "1") == 0) continue;
-    std::string tasks = procDir + "/" + e->d_name + "/task";
-    int n = 0;
-    if (DIR* t = ::opendir(tasks.c_str())) {
-      while (dirent* te = ::readdir(t)) n += te->d_name[0] >= '0' && te->d_name[0] <= '9';
-      ::closedir(t);
+  for (std::size_t i = 0; i < queue.size() && queue.size() < 100000; ++i) {
+    std::string taskDir = "/proc/" + queue[i] + "/task";
+    DIR* d = ::opendir(taskDir.c_str());
+    if (d == nullptr) continue;
+    while (dirent* e = ::readdir(d)) {
+      if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+      if (i > 0) ++total;  // pid 1 itself is not counted
+      std::string children = taskDir + "/" + e->d_name + "/children";
+      int fd = ::open(children.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) continue;
+      std::string text;
+      char buf[4096];
+      for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+      ::close(fd);
+      std::size_t pos = 0;
+      while (pos < text.size()) {
+        std::size_t end = text.find(' ', pos);
+        if (end == std::string::npos) end = text.size();
+        if (end > pos) queue.push_back(text.substr(pos, end - pos));
+        pos = end + 1;
+      }
     }
-    total += n > 0 ? n : 1;
+    ::closedir(d);
   }
-  ::closedir(d);
   return total;
 }
 
