@@ -1,0 +1,474 @@
+// C++: compile the tests in the sandbox (compiler profile, binary to a private /out), run the
+// binary (native profile), and, when it crashed, threw or hung, map the backtrace the support
+// unit printed to file:line with addr2line (also in the sandbox).
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "core/testing/RunnerSteps.h"
+#include "core/testing/harness/Harnesses.h"
+
+namespace greenlight::core::testing {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr char kBinary[] = "/out/test";
+
+bool isTranslationUnit(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  return ext == ".cpp" || ext == ".cc" || ext == ".cxx";
+}
+
+std::string readHost(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+int mainLine(const std::string& text) {
+  static const std::regex r(R"(\bint\s+main\s*\()");
+  std::istringstream in(text);
+  std::string l;
+  for (int i = 1; std::getline(in, l); ++i) {
+    if (std::regex_search(l, r)) return i;
+  }
+  return 1;
+}
+
+std::string attr(const std::string& tag, const std::string& name) {
+  std::regex r(name + "=\"([^\"]*)\"");
+  std::smatch m;
+  return std::regex_search(tag, m, r) ? m[1].str() : "";
+}
+
+std::string unescapeXml(std::string s) {
+  const std::pair<const char*, const char*> k[] = {{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"}, {"&amp;", "&"}};
+  for (auto [from, to] : k) {
+    for (std::size_t p = 0; (p = s.find(from, p)) != std::string::npos; p += std::strlen(to)) s.replace(p, std::strlen(from), to);
+  }
+  return s;
+}
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  std::size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return s.substr(i);
+}
+
+std::string between(const std::string& s, const std::string& open, const std::string& close) {
+  auto a = s.find(open);
+  if (a == std::string::npos) return "";
+  auto b = s.find(close, a + open.size());
+  if (b == std::string::npos) return "";
+  return s.substr(a + open.size(), b - a - open.size());
+}
+
+// Catch2 v2 XML reporter -> results.
+std::vector<TestResult> parseCatchXml(const std::string& xml) {
+  std::vector<TestResult> out;
+  std::size_t pos = 0;
+  while ((pos = xml.find("<TestCase ", pos)) != std::string::npos) {
+    std::size_t end = xml.find("</TestCase>", pos);
+    if (end == std::string::npos) end = xml.size();
+    std::string block = xml.substr(pos, end - pos);
+    std::string tag = block.substr(0, block.find('>'));
+    TestResult r;
+    r.name = unescapeXml(attr(tag, "name"));
+    r.file = attr(tag, "filename");
+    r.line = std::atoi(attr(tag, "line").c_str());
+    std::string overall = between(block, "<OverallResult ", ">");
+    bool ok = attr(overall, "success") == "true";
+    r.status = ok ? TestStatus::Passed : TestStatus::Failed;
+    if (!attr(overall, "durationInSeconds").empty()) r.durationMs = std::atof(attr(overall, "durationInSeconds").c_str()) * 1000;
+    if (!ok) {
+      std::size_t e = 0;
+      bool found = false;
+      while ((e = block.find("<Expression ", e)) != std::string::npos) {
+        std::string etag = block.substr(e, block.find('>', e) - e);
+        std::size_t eend = block.find("</Expression>", e);
+        if (attr(etag, "success") == "false") {
+          std::string body = block.substr(e, eend - e);
+          std::string original = trimmed(unescapeXml(between(body, "<Original>", "</Original>")));
+          std::string expanded = trimmed(unescapeXml(between(body, "<Expanded>", "</Expanded>")));
+          std::string exception = trimmed(unescapeXml(between(body, "<Exception ", "</Exception>")));
+          r.frames.push_back({attr(etag, "filename"), std::atoi(attr(etag, "line").c_str()), 0, r.name});
+          if (!exception.empty()) {
+            r.status = TestStatus::Error;
+            r.kind = FailureKind::Exception;
+            r.message = attr(etag, "type") + "(" + original + ") threw: " + exception.substr(exception.find('>') + 1);
+          } else {
+            r.kind = FailureKind::Assertion;
+            r.message = attr(etag, "type") + "(" + original + ") failed: " + expanded;
+            static const std::regex eq(R"(^([\s\S]*?) == ([\s\S]*)$)");
+            std::smatch m;
+            if (std::regex_match(expanded, m, eq)) {
+              r.actual = m[1].str();
+              r.expected = m[2].str();
+            }
+          }
+          found = true;
+          break;
+        }
+        e = eend == std::string::npos ? block.size() : eend;
+      }
+      if (!found) {
+        std::size_t x = block.find("<Exception ");
+        if (x != std::string::npos) {
+          std::string xtag = block.substr(x, block.find('>', x) - x);
+          r.status = TestStatus::Error;
+          r.kind = FailureKind::Exception;
+          r.message = "unexpected exception: " + trimmed(unescapeXml(between(block.substr(x), ">", "</Exception>")));
+          r.frames.push_back({attr(xtag, "filename"), std::atoi(attr(xtag, "line").c_str()), 0, r.name});
+        } else if (block.find("<FatalErrorCondition") != std::string::npos) {
+          std::string ftag = block.substr(block.find("<FatalErrorCondition"));
+          r.status = TestStatus::Error;
+          r.kind = FailureKind::Exception;
+          r.message = "fatal error: " + trimmed(unescapeXml(between(ftag, ">", "</FatalErrorCondition>")));
+          r.frames.push_back({attr(ftag.substr(0, ftag.find('>')), "filename"), std::atoi(attr(ftag.substr(0, ftag.find('>')), "line").c_str()), 0, r.name});
+        } else {
+          r.kind = FailureKind::Assertion;
+          r.message = "test case failed";
+        }
+      }
+    }
+    out.push_back(std::move(r));
+    pos = end;
+  }
+  return out;
+}
+
+// GoogleTest's --gtest_output=json -> results.
+std::vector<TestResult> parseGtestJson(const std::string& text) {
+  std::vector<TestResult> out;
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) return out;
+  for (const auto& suite : j.value("testsuites", nlohmann::json::array())) {
+    for (const auto& t : suite.value("testsuite", nlohmann::json::array())) {
+      TestResult r;
+      r.name = suite.value("name", "") + "." + t.value("name", "");
+      r.file = t.value("file", "");
+      r.line = t.value("line", 0);
+      std::string result = t.value("result", "COMPLETED");
+      std::string status = t.value("status", "RUN");
+      if (status == "NOTRUN" || result == "SKIPPED" || result == "SUPPRESSED") r.status = TestStatus::Skipped;
+      auto failures = t.value("failures", nlohmann::json::array());
+      if (!failures.empty()) {
+        r.status = TestStatus::Failed;
+        r.kind = FailureKind::Assertion;
+        std::string f = failures[0].value("failure", "");
+        // "file:line\nExpected equality of these values:\n  add(2, 3)\n    Which is: -1\n  5\n"
+        auto nl = f.find('\n');
+        std::string where = f.substr(0, nl);
+        std::string what = nl == std::string::npos ? "" : f.substr(nl + 1);
+        auto colon = where.rfind(':');
+        if (colon != std::string::npos) r.frames.push_back({where.substr(0, colon), std::atoi(where.c_str() + colon + 1), 0, r.name});
+        static const std::regex eq(R"(Expected equality of these values:\n\s*(.*)\n(?:\s*Which is: (.*)\n)?\s*(.*)\n?(?:\s*Which is: (.*))?)");
+        std::smatch m;
+        if (std::regex_search(what, m, eq)) {
+          std::string lhs = m[1].str(), lhsVal = m[2].matched ? m[2].str() : m[1].str();
+          std::string rhs = m[3].str(), rhsVal = m[4].matched ? m[4].str() : m[3].str();
+          r.actual = lhsVal;
+          r.expected = rhsVal;
+          r.message = lhs + " returned " + lhsVal + ", expected " + rhsVal;
+        } else {
+          std::string one = what;
+          std::replace(one.begin(), one.end(), '\n', ' ');
+          r.message = trimmed(one);
+        }
+      }
+      std::string time = t.value("time", "0s");
+      r.durationMs = std::atof(time.c_str()) * 1000;
+      out.push_back(std::move(r));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) {
+  std::string err;
+  ToolRequest req;
+  req.name = options.config.cxxCompiler;
+  req.workspaceRoot = plan.workspaceRoot;
+  req.environment = options.toolEnvironment;
+  auto tool = resolveTool(req, &err);
+  if (!tool) {
+    result.error = "C++ compiler: " + err;
+    return result;
+  }
+  const std::string out = staging.outDir();
+  if (out.empty()) {
+    result.error = "mkdtemp /tmp/greenlight-out-XXXXXX failed";
+    return result;
+  }
+  std::vector<std::string> testFiles = plan.testFiles;
+  if (plan.sourceIsTestFile) testFiles.insert(testFiles.begin(), plan.sourceFile);
+  std::string allText;
+  std::vector<std::string> tus;
+  bool includesSource = false;
+  const std::string sourceName = fs::path(plan.sourceFile).filename().string();
+  static const std::regex inc(R"(#\s*include\s*"([^"]+)\")");
+  for (const auto& [f, t] : staging.stagedTexts()) allText += t + "\n";
+  for (const auto& f : testFiles) {
+    tus.push_back(staging.toSandbox(f));
+    std::string t;
+    for (const auto& [file, text] : staging.stagedTexts())
+      if (file == f) t = text;
+    for (std::sregex_iterator it(t.begin(), t.end(), inc), end; it != end; ++it) {
+      std::string name = (*it)[1].str();
+      if (name == sourceName || (name.size() > sourceName.size() && name.compare(name.size() - sourceName.size() - 1, std::string::npos, "/" + sourceName) == 0))
+        includesSource = true;
+    }
+  }
+  if (!plan.sourceIsTestFile && isTranslationUnit(plan.sourceFile) && !includesSource) tus.push_back(staging.toSandbox(plan.sourceFile));
+  tus.push_back(staging.addHarnessFile("gl_support.cpp", harness::cxxSupport()));
+  std::vector<std::string> libs;
+  const bool catch2 = plan.framework == "catch2";
+  const bool gtest = plan.framework == "gtest";
+  const bool hasMain = std::regex_search(allText, std::regex(R"(\bint\s+main\s*\()"));
+  if (catch2 && allText.find("CATCH_CONFIG_MAIN") == std::string::npos && allText.find("CATCH_CONFIG_RUNNER") == std::string::npos)
+    tus.push_back(staging.addHarnessFile("gl_catch_main.cpp", "#define CATCH_CONFIG_MAIN\n#include <catch2/catch.hpp>\n"));
+  if (gtest) {
+    if (!hasMain) libs.push_back("-lgtest_main");
+    libs.push_back("-lgtest");
+  }
+  if (allText.find("<openssl/") != std::string::npos) libs.push_back("-lcrypto");
+  libs.push_back("-pthread");
+
+  sandbox::Policy compile = basePolicy(plan, options, staging, &*tool);
+  compile.argv = {tool->invokedAs.empty() ? tool->path : tool->invokedAs};
+  for (const auto& f : options.config.cxxFlags) compile.argv.push_back(f);
+  compile.argv.insert(compile.argv.end(), {"-no-pie", "-fdiagnostics-color=never", "-fno-diagnostics-show-caret",
+                                           "-I" + fs::path(staging.toSandbox(plan.sourceFile)).parent_path().string(),
+                                           "-I" + std::string(kSandboxSrc)});
+  compile.argv.insert(compile.argv.end(), tus.begin(), tus.end());
+  compile.argv.insert(compile.argv.end(), {"-o", kBinary});
+  compile.argv.insert(compile.argv.end(), libs.begin(), libs.end());
+  compile.binds.push_back({out, "/out", true});
+  compile.profile = sandbox::Profile::Compiler;
+  // Compiling is not the test's time: give it room (Catch2's main alone takes seconds).
+  compile.timeLimitSec = std::max(60.0, timeLimit(options) * 3);
+  compile.cpuLimitSec = compile.timeLimitSec;
+  compile.memoryLimitMb = std::max<std::size_t>(compile.memoryLimitMb, 1024);
+  compile.processes = std::max(compile.processes, 16);
+  const PathMap& map = staging.pathMap();
+  StepOutput built = executeStep(compile, options, nullptr);
+  built.stdoutRest = built.stdoutText;
+  built.stderrRest = built.stderrText;
+  const std::string firstTest = testFiles.empty() ? plan.sourceFile : testFiles.front();
+  if (built.verdict.cancelled) {
+    result.cancelled = true;
+    result.verdict = built.verdict;
+    return result;
+  }
+  if (built.verdict.status != sandbox::Status::Ok) {
+    result.verdict = built.verdict;
+    result.stderrText = capText(built.stderrText, 16384);
+    for (auto m : parseCompilerOutput(built.stdoutText + "\n" + built.stderrText)) {
+      m.file = map.toHost(m.file);
+      result.compilerMessages.push_back(std::move(m));
+    }
+    TestResult t;
+    t.name = "compile";
+    t.file = firstTest;
+    t.line = 1;
+    if (built.verdict.status == sandbox::Status::ExitNonzero) {
+      t.status = TestStatus::Error;
+      t.kind = FailureKind::Compile;
+      t.message = "compilation failed";
+      {
+        std::istringstream lines(built.stderrText);
+        for (std::string l; std::getline(lines, l);) {
+          if (l.find("error") != std::string::npos) {
+            t.message = "compilation failed: " + l;
+            break;
+          }
+        }
+      }
+      for (const auto& m : result.compilerMessages) {
+        if (m.severity == "error" || m.severity == "fatal error") {
+          t.message = m.message;
+          t.frames.push_back({m.file, m.line, m.column, ""});
+          break;
+        }
+      }
+      t.output = capText(built.stderrText, 8192);
+      if (options.onTestResult) options.onTestResult(t);
+      result.tests.push_back(std::move(t));
+    } else {
+      HarnessOutcome o;
+      o.running = t;
+      finishResult(result, o, built, map);
+    }
+    return result;
+  }
+
+  sandbox::Policy run = basePolicy(plan, options, staging, nullptr);
+  run.argv = {kBinary};
+  if (catch2) {
+    run.argv.insert(run.argv.end(), {"-r", "xml", "-d", "yes"});
+    for (const auto& s : plan.selected) {
+      std::string e;
+      for (char c : s) {
+        if (c == ',' || c == '[' || c == ']' || c == '\\' || c == '*') e += '\\';
+        e += c;
+      }
+      run.argv.push_back(e);
+    }
+  }
+  if (gtest) {
+    run.argv.push_back("--gtest_output=json:/out/gtest.json");
+    if (!plan.selected.empty()) {
+      std::string filter = "--gtest_filter=";
+      for (std::size_t i = 0; i < plan.selected.size(); ++i) filter += (i ? ":" : "") + plan.selected[i];
+      run.argv.push_back(filter);
+    }
+  }
+  run.binds.push_back({out, "/out", true});
+  run.profile = sandbox::Profile::Native;
+  run.env.push_back("GREENLIGHT_TEST_BUDGET_MS=" + std::to_string(static_cast<long>(timeLimit(options) * 1000)));
+  StepOutput ran = executeStep(run, options, nullptr);
+  auto errEvents = extractEvents(ran.stderrText);
+  ran.stdoutRest = ran.stdoutText;
+  ran.stderrRest = errEvents.rest;
+  result.verdict = ran.verdict;
+  result.stdoutText = capText(catch2 ? "" : ran.stdoutText, 16384);
+  result.stderrText = capText(ran.stderrRest, 16384);
+  if (ran.verdict.cancelled) {
+    result.cancelled = true;
+    return result;
+  }
+
+  // Backtraces the support unit printed: resolve them to frames.
+  std::vector<Frame> trace;
+  std::string traceEvent, traceWhat;
+  for (const auto& e : errEvents.events) {
+    traceEvent = e.value("ev", "");
+    traceWhat = e.value("what", "");
+    std::vector<std::string> addrs;
+    for (const auto& a : e.value("addrs", nlohmann::json::array())) {
+      if (!a.is_string()) continue;
+      unsigned long long v = std::strtoull(a.get<std::string>().c_str(), nullptr, 16);
+      if (v > 0) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "0x%llx", v - 1);
+        addrs.emplace_back(buf);
+      }
+    }
+    if (addrs.empty()) continue;
+    std::string err2;
+    ToolRequest a2l;
+    a2l.name = "addr2line";
+    a2l.environment = options.toolEnvironment;
+    a2l.queryVersion = false;
+    auto addr2line = resolveTool(a2l, &err2);
+    if (!addr2line) break;
+    sandbox::Policy sym = basePolicy(plan, options, staging, nullptr);
+    sym.argv = {addr2line->path, "-f", "-C", "-e", kBinary};
+    sym.argv.insert(sym.argv.end(), addrs.begin(), addrs.end());
+    sym.binds.push_back({out, "/out", false});
+    sym.profile = sandbox::Profile::Native;
+    sym.timeLimitSec = 10;
+    StepOutput symbols = executeStep(sym, options, nullptr);
+    std::istringstream in(symbols.stdoutText);
+    std::string fn, loc;
+    std::vector<Frame> inner;
+    while (std::getline(in, fn) && std::getline(in, loc)) {
+      auto paren = loc.find(" (discriminator");
+      if (paren != std::string::npos) loc = loc.substr(0, paren);
+      auto colon = loc.rfind(':');
+      if (colon == std::string::npos || loc.compare(0, 2, "??") == 0) continue;
+      std::string file = loc.substr(0, colon);
+      int line = std::atoi(loc.c_str() + colon + 1);
+      if (line <= 0 || file.rfind(kSandboxGl, 0) == 0) continue;
+      inner.push_back({map.toHost(file), line, 0, fn});
+    }
+    trace.assign(inner.rbegin(), inner.rend());
+    break;
+  }
+
+  HarnessOutcome outcome;
+  outcome.done = true;
+  if (catch2) {
+    outcome.results = parseCatchXml(ran.stdoutText);
+  } else if (gtest) {
+    outcome.results = parseGtestJson(readHost(out + "/gtest.json"));
+  }
+  TestResult mainTest;
+  mainTest.name = catch2 || gtest ? "(test binary)" : "main";
+  mainTest.file = map.toHost(staging.toSandbox(firstTest));
+  for (const auto& [f, t] : staging.stagedTexts())
+    if (f == firstTest) mainTest.line = mainLine(t);
+  mainTest.file = firstTest;
+  const auto& v = ran.verdict;
+  auto assertFailure = parseAssertFailure(ran.stderrText);
+  if (!traceEvent.empty() || assertFailure || (v.status == sandbox::Status::ExitNonzero && outcome.results.empty()) ||
+      v.status == sandbox::Status::Signaled) {
+    TestResult t = mainTest;
+    if (!outcome.results.empty()) {
+      // A framework run that died mid-way: blame the test that did not report (the last one).
+      t.name = "(crash)";
+    }
+    if (assertFailure) {
+      t.status = TestStatus::Failed;
+      t.kind = FailureKind::Assertion;
+      t.message = "assertion failed: " + assertFailure->expression;
+      t.frames = trace;
+      t.frames.push_back({map.toHost(assertFailure->file), assertFailure->line, 0, assertFailure->function});
+    } else if (traceEvent == "timeout") {
+      t.status = TestStatus::Timeout;
+      t.kind = FailureKind::Timeout;
+      t.message = "timed out (time limit reached)";
+      t.frames = trace;
+    } else if (traceEvent == "exception") {
+      t.status = TestStatus::Error;
+      t.kind = FailureKind::Exception;
+      t.message = traceWhat;
+      t.frames = trace;
+    } else if (traceEvent == "crash") {
+      t.status = TestStatus::Error;
+      t.kind = FailureKind::Exception;
+      t.message = "crashed: " + traceWhat;
+      t.frames = trace;
+    } else if (v.status == sandbox::Status::ExitNonzero) {
+      t.status = TestStatus::Failed;
+      t.kind = FailureKind::Assertion;
+      t.message = "main returned " + std::to_string(v.exitCode);
+    } else {
+      t.status = TestStatus::Error;
+      t.kind = FailureKind::Exception;
+      t.message = "killed by signal " + std::to_string(v.signal);
+    }
+    t.output = capText(ran.stdoutText + ran.stderrRest, 8192);
+    if (!(v.status == sandbox::Status::Ok || v.status == sandbox::Status::ExitNonzero ||
+          v.status == sandbox::Status::Signaled) && traceEvent != "timeout") {
+      outcome.running = t;  // verdict-level failure (memory, refusal...) decides the kind
+    } else {
+      outcome.results.push_back(t);
+    }
+  } else if (v.status == sandbox::Status::Ok && outcome.results.empty()) {
+    TestResult t = mainTest;
+    t.status = TestStatus::Passed;
+    t.durationMs = v.wallMs;
+    outcome.results.push_back(t);
+  } else if (v.status != sandbox::Status::Ok && v.status != sandbox::Status::ExitNonzero) {
+    outcome.running = mainTest;
+  }
+  for (auto& r : outcome.results) {
+    map.mapResult(r);
+    if (options.onTestResult) options.onTestResult(r);
+  }
+  StepOutput forVerdict = ran;
+  if (outcome.running) map.mapResult(*outcome.running);
+  // finishResult maps again: hand it unmapped copies is unnecessary since mapping is idempotent.
+  finishResult(result, outcome, forVerdict, map);
+  return result;
+}
+
+}  // namespace greenlight::core::testing

@@ -1,0 +1,199 @@
+#include "core/testing/Diagnostics.h"
+
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "core/testing/OutputParsing.h"
+
+namespace greenlight::core::testing {
+
+namespace {
+
+constexpr std::size_t kDataOutputCap = 4096;
+
+std::string lineOf(const std::map<std::string, std::string>& texts, const std::string& file, int line) {
+  auto it = texts.find(file);
+  if (it == texts.end() || line < 1) return "";
+  std::istringstream in(it->second);
+  std::string l;
+  for (int i = 1; std::getline(in, l); ++i) {
+    if (i == line) {
+      if (!l.empty() && l.back() == '\r') l.pop_back();
+      return l;
+    }
+  }
+  return "";
+}
+
+// The range of the code on `line`: from `column` (or the first non-blank) to the last
+// non-blank character, 1-based with an exclusive end.
+void setRange(Diagnostic& d, const std::map<std::string, std::string>& texts, int column) {
+  std::string text = lineOf(texts, d.file, d.line);
+  int first = 1;
+  while (first <= static_cast<int>(text.size()) && std::isspace(static_cast<unsigned char>(text[static_cast<std::size_t>(first - 1)]))) ++first;
+  int last = static_cast<int>(text.size());
+  while (last > 0 && std::isspace(static_cast<unsigned char>(text[static_cast<std::size_t>(last - 1)]))) --last;
+  d.column = column > 0 ? column : first;
+  d.endLine = d.line;
+  d.endColumn = std::max(d.column + 1, last + 1);
+}
+
+nlohmann::json framesJson(const std::vector<Frame>& frames) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& f : frames) {
+    nlohmann::json j = {{"file", f.file}, {"line", f.line}};
+    if (f.column) j["column"] = f.column;
+    if (!f.function.empty()) j["function"] = f.function;
+    a.push_back(std::move(j));
+  }
+  return a;
+}
+
+const Frame* deepestIn(const std::vector<Frame>& frames, const std::string& file) {
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+    if (it->file == file && it->line > 0) return &*it;
+  }
+  return nullptr;
+}
+
+const Frame* deepestKnown(const std::vector<Frame>& frames, const std::map<std::string, std::string>& texts) {
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+    if (it->line > 0 && texts.count(it->file)) return &*it;
+  }
+  return nullptr;
+}
+
+// The callee an assertion is about: "fib(10) returned 34" -> fib; else the first identifier
+// followed by "(" on the assertion line that the source defines.
+std::optional<FunctionAt> calleeOf(const TestResult& t, const std::string& assertionLine, const DiagnosticContext& ctx) {
+  static const std::regex call(R"(([A-Za-z_$][\w$]*)\s*\()");
+  std::vector<std::string> names;
+  for (const std::string& text : {t.message, assertionLine}) {
+    for (std::sregex_iterator it(text.begin(), text.end(), call), end; it != end; ++it) names.push_back((*it)[1].str());
+  }
+  static const std::set<std::string> skip = {"assert", "assertEqual", "console", "strictEqual", "deepStrictEqual", "equal",
+                                             "ok", "AssertionError", "len", "print", "int", "str", "list", "set",
+                                             "tuple", "dict", "abs", "round", "sorted", "isclose", "main"};
+  for (const auto& n : names) {
+    if (skip.count(n)) continue;
+    if (auto f = findFunction(ctx.sourceText, n, ctx.language)) return f;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<Diagnostic> buildDiagnostics(const RunResult& result, const DiagnosticContext& ctx) {
+  std::vector<Diagnostic> out;
+  std::map<std::string, std::string> texts = ctx.texts;
+  if (!ctx.sourceFile.empty() && !texts.count(ctx.sourceFile)) texts[ctx.sourceFile] = ctx.sourceText;
+
+  // Compile errors first: where the compiler put them, in the files of the run.
+  std::set<std::pair<std::string, int>> compileSeen;
+  for (const auto& m : result.compilerMessages) {
+    if (m.severity != "error" && m.severity != "fatal error") continue;
+    if (!texts.count(m.file)) continue;
+    if (!compileSeen.insert({m.file, m.line}).second) continue;
+    Diagnostic d;
+    d.file = m.file;
+    d.line = std::max(1, m.line);
+    d.code = "compile-error";
+    d.message = m.message;
+    setRange(d, texts, m.column);
+    d.data = {{"test", ""}, {"status", "error"}, {"output", capText(result.stderrText, kDataOutputCap)}};
+    out.push_back(std::move(d));
+  }
+
+  for (const auto& t : result.tests) {
+    if (t.status == TestStatus::Passed || t.status == TestStatus::Skipped) continue;
+    if (t.kind == FailureKind::Compile && !compileSeen.empty()) continue;  // already reported
+    Diagnostic d;
+    d.code = std::string(failureCode(t.kind == FailureKind::None ? FailureKind::Exception : t.kind));
+    d.message = t.name + ": " + t.message;
+    d.data = {{"test", t.name},
+              {"status", std::string(testStatusName(t.status))},
+              {"expected", t.expected},
+              {"actual", t.actual},
+              {"frames", framesJson(t.frames)},
+              {"output", capText(t.output, kDataOutputCap)}};
+    // Where the failing check is in the test file (the assertion, or the call into the code).
+    const Frame* testFrame = deepestIn(t.frames, t.file);
+    const Frame* inSource = deepestIn(t.frames, ctx.sourceFile);
+    const Frame* anyKnown = deepestKnown(t.frames, texts);
+    const Frame* primary = nullptr;
+    bool onAssertion = false;
+    if (inSource) {
+      primary = inSource;
+    } else if (t.kind == FailureKind::Assertion && testFrame) {
+      primary = testFrame;
+      onAssertion = true;
+    } else if (anyKnown) {
+      primary = anyKnown;
+      onAssertion = t.kind == FailureKind::Assertion;
+    }
+    if (primary) {
+      d.file = primary->file;
+      d.line = primary->line;
+      setRange(d, texts, primary->column);
+    } else {
+      d.file = t.file.empty() ? ctx.sourceFile : t.file;
+      d.line = std::max(1, t.line);
+      setRange(d, texts, 0);
+    }
+    const Frame* assertion = testFrame ? testFrame : (primary && onAssertion ? primary : nullptr);
+    if (assertion && !(assertion->file == d.file && assertion->line == d.line)) {
+      d.related.push_back({assertion->file, assertion->line, assertion->column,
+                           t.kind == FailureKind::Assertion ? "assertion here" : "called from " + t.name});
+    } else if (!assertion && !t.file.empty() && t.line > 0 && !(t.file == d.file && t.line == d.line)) {
+      d.related.push_back({t.file, t.line, 0, "test " + t.name});
+    }
+    const bool inSourceFile = d.file == ctx.sourceFile;
+    out.push_back(d);
+    // No frame in the file under test: also mark the definition of the function under test.
+    if (!inSourceFile && (t.kind == FailureKind::Assertion || t.kind == FailureKind::Timeout ||
+                          t.kind == FailureKind::Exception)) {
+      std::optional<FunctionAt> fn = ctx.function;
+      if (!fn) {
+        std::string at = assertion ? lineOf(texts, assertion->file, assertion->line) : "";
+        fn = calleeOf(t, at, ctx);
+      }
+      if (fn && fn->line > 0) {
+        Diagnostic def = d;
+        def.file = ctx.sourceFile;
+        def.line = fn->line;
+        setRange(def, texts, 0);
+        def.related.clear();
+        def.related.push_back({d.file, d.line, d.column, t.kind == FailureKind::Assertion ? "assertion here" : "failing test " + t.name});
+        out.push_back(std::move(def));
+      }
+    }
+  }
+  return out;
+}
+
+nlohmann::ordered_json diagnosticToJson(const Diagnostic& d) {
+  nlohmann::ordered_json j;
+  j["file"] = d.file;
+  j["line"] = d.line;
+  j["column"] = d.column;
+  j["end_line"] = d.endLine;
+  j["end_column"] = d.endColumn;
+  j["severity"] = d.severity;
+  j["code"] = d.code;
+  j["message"] = d.message;
+  nlohmann::ordered_json rel = nlohmann::ordered_json::array();
+  for (const auto& r : d.related) {
+    nlohmann::ordered_json x;
+    x["file"] = r.file;
+    x["line"] = r.line;
+    if (r.column) x["column"] = r.column;
+    x["message"] = r.message;
+    rel.push_back(std::move(x));
+  }
+  j["related"] = std::move(rel);
+  j["data"] = d.data;
+  return j;
+}
+
+}  // namespace greenlight::core::testing

@@ -1,0 +1,399 @@
+#include "core/testing/Discovery.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace greenlight::core::testing {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> splitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::string cur;
+  for (char c : text) {
+    if (c == '\n') {
+      if (!cur.empty() && cur.back() == '\r') cur.pop_back();
+      lines.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) lines.push_back(cur);
+  return lines;
+}
+
+int indentOf(const std::string& line) {
+  int n = 0;
+  for (char c : line) {
+    if (c == ' ') ++n;
+    else if (c == '\t') n += 8 - n % 8;
+    else break;
+  }
+  return n;
+}
+
+bool blank(const std::string& line) {
+  return std::all_of(line.begin(), line.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// "hasCloseElements" / "has_close_elements" -> "hascloseelements" for name matching.
+std::string normalizedName(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+bool fileExists(const std::string& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+const std::regex& pyDef() {
+  static const std::regex r(R"(^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\()");
+  return r;
+}
+const std::regex& jsDefs() {
+  static const std::regex r(
+      R"(^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>|\(\s*$))");
+  return r;
+}
+const std::regex& cxxDef() {
+  static const std::regex r(
+      R"(^\s*(?:template\s*<[^>]*>\s*)?(?:(?:static|inline|constexpr|virtual|extern)\s+)*[A-Za-z_][\w:<>,\s\*&]*?[\s\*&]([A-Za-z_]\w*(?:::[A-Za-z_~]\w*)*)\s*\([^;]*$)");
+  return r;
+}
+
+bool isCxxKeyword(const std::string& n) {
+  static const std::set<std::string> k = {"if", "for", "while", "switch", "return", "catch", "sizeof", "else", "do", "case"};
+  return k.count(n) > 0;
+}
+
+std::optional<FunctionAt> matchDef(const std::string& line, Language language, int* indent) {
+  std::smatch m;
+  switch (language) {
+    case Language::Python:
+      if (std::regex_search(line, m, pyDef())) {
+        *indent = indentOf(line);
+        return FunctionAt{m[2].str(), 0};
+      }
+      break;
+    case Language::JavaScript:
+      if (std::regex_search(line, m, jsDefs())) {
+        *indent = indentOf(line);
+        return FunctionAt{m[1].matched ? m[1].str() : m[2].str(), 0};
+      }
+      break;
+    case Language::Cxx:
+      if (line.find(';') == std::string::npos && std::regex_search(line, m, cxxDef())) {
+        std::string name = m[1].str();
+        auto colons = name.rfind("::");
+        if (colons != std::string::npos) name = name.substr(colons + 2);
+        if (isCxxKeyword(name)) break;
+        *indent = indentOf(line);
+        return FunctionAt{name, 0};
+      }
+      break;
+    case Language::Command: break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> readSource(const std::string& path, const OverlayProvider& overlay) {
+  if (overlay) {
+    if (auto text = overlay(path)) return text;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string findWorkspaceRoot(const std::string& file, const std::string& stopAt) {
+  std::error_code ec;
+  fs::path start = fs::absolute(file, ec).lexically_normal().parent_path();
+  fs::path stop = stopAt.empty() ? fs::path() : fs::absolute(stopAt, ec).lexically_normal();
+  if (!stop.empty() && stop.has_filename() == false) stop = stop.parent_path();
+  for (fs::path dir = start;; dir = dir.parent_path()) {
+    if (fs::exists(dir / ".git", ec) || fs::exists(dir / ".greenlight.json", ec)) return dir.string();
+    if (!stop.empty() && dir == stop) return dir.string();
+    if (dir == dir.parent_path()) break;
+  }
+  return start.string();
+}
+
+std::optional<Language> languageForPath(const std::string& path) {
+  std::string ext = lower(fs::path(path).extension().string());
+  if (ext == ".py") return Language::Python;
+  if (ext == ".js" || ext == ".mjs" || ext == ".cjs") return Language::JavaScript;
+  if (ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".hpp" || ext == ".h" || ext == ".hh" || ext == ".hxx")
+    return Language::Cxx;
+  return std::nullopt;
+}
+
+std::optional<FunctionAt> functionAtLine(const std::string& text, int line, Language language) {
+  auto lines = splitLines(text);
+  if (line < 1 || lines.empty()) return std::nullopt;
+  if (line > static_cast<int>(lines.size())) line = static_cast<int>(lines.size());
+  int minIndent = 1 << 30;  // the smallest indentation seen between the candidate and `line`
+  for (int i = line - 1; i >= 0; --i) {
+    const std::string& l = lines[static_cast<std::size_t>(i)];
+    int indent = 0;
+    if (auto def = matchDef(l, language, &indent)) {
+      bool encloses = i == line - 1 || language != Language::Python || indent < minIndent;
+      if (encloses) {
+        def->line = i + 1;
+        return def;
+      }
+    }
+    if (!blank(l)) minIndent = std::min(minIndent, indentOf(l));
+    // Python: a line at column 0 that is not a def ends the search (module-level code).
+    if (language == Language::Python && !blank(l) && indentOf(l) == 0 && i != line - 1 &&
+        l.rfind("#", 0) != 0 && l.rfind("@", 0) != 0)
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<FunctionAt> findFunction(const std::string& text, const std::string& name, Language language) {
+  auto lines = splitLines(text);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    int indent = 0;
+    auto def = matchDef(lines[i], language, &indent);
+    if (def && def->name == name) {
+      def->line = static_cast<int>(i) + 1;
+      return def;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<StaticTest> listTests(const std::string& text, const std::string& file, Language language) {
+  std::vector<StaticTest> out;
+  auto lines = splitLines(text);
+  static const std::regex pyTestFn(R"(^(?:async\s+)?def\s+(test\w*)\s*\()");
+  static const std::regex pyClass(R"(^class\s+(\w+)\s*(\(([^)]*)\))?\s*:)");
+  static const std::regex pyMethod(R"(^\s+(?:async\s+)?def\s+(test\w*)\s*\()");
+  static const std::regex jsTest(R"(\b(?:test|it)(?:\.only|\.skip|\.todo)?\s*\(\s*(['"`])((?:\\.|(?!\1).)*)\1)");
+  static const std::regex catchTest(R"(\b(?:TEST_CASE|SCENARIO)\s*\(\s*"((?:\\.|[^"])*)\")");
+  static const std::regex gTest(R"(\bTEST(?:_F|_P)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\))");
+  std::string cls;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string& l = lines[i];
+    std::smatch m;
+    int lineNo = static_cast<int>(i) + 1;
+    switch (language) {
+      case Language::Python:
+        if (!blank(l) && indentOf(l) == 0) cls.clear();
+        if (std::regex_search(l, m, pyTestFn)) {
+          out.push_back({m[1].str(), file, lineNo, 0});
+        } else if (std::regex_search(l, m, pyClass)) {
+          std::string bases = m[3].str();
+          if (bases.find("TestCase") != std::string::npos || m[1].str().rfind("Test", 0) == 0) cls = m[1].str();
+        } else if (!cls.empty() && std::regex_search(l, m, pyMethod)) {
+          out.push_back({cls + "." + m[1].str(), file, lineNo, 0});
+        }
+        break;
+      case Language::JavaScript:
+        if (std::regex_search(l, m, jsTest)) out.push_back({m[2].str(), file, lineNo, 0});
+        break;
+      case Language::Cxx:
+        if (std::regex_search(l, m, catchTest)) out.push_back({m[1].str(), file, lineNo, 0});
+        else if (std::regex_search(l, m, gTest)) out.push_back({m[1].str() + "." + m[2].str(), file, lineNo, 0});
+        break;
+      case Language::Command: break;
+    }
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i].endLine = i + 1 < out.size() ? out[i + 1].line - 1 : static_cast<int>(lines.size());
+  }
+  return out;
+}
+
+namespace {
+
+std::vector<std::string> candidateTestFiles(const fs::path& source, Language language, const fs::path& root) {
+  std::string stem = source.stem().string();
+  std::vector<std::string> names;
+  switch (language) {
+    case Language::Python:
+      names = {"test_" + stem + ".py", stem + "_test.py", "tests/test_" + stem + ".py", "tests/" + stem + "_test.py",
+               "test/test_" + stem + ".py"};
+      break;
+    case Language::JavaScript:
+      for (const char* ext : {".js", ".mjs", ".cjs"}) {
+        for (const char* kind : {".test", ".spec"}) {
+          names.push_back(stem + kind + ext);
+          names.push_back("__tests__/" + stem + kind + ext);
+          names.push_back("test/" + stem + kind + ext);
+          names.push_back("tests/" + stem + kind + ext);
+        }
+      }
+      break;
+    case Language::Cxx:
+      for (const char* ext : {".cpp", ".cc", ".cxx"}) {
+        names.push_back(stem + "_test" + ext);
+        names.push_back("test_" + stem + ext);
+        names.push_back("tests/" + stem + "_test" + ext);
+        names.push_back("tests/test_" + stem + ext);
+      }
+      break;
+    case Language::Command: break;
+  }
+  std::vector<std::string> found;
+  std::set<std::string> seen;
+  for (fs::path dir = source.parent_path();; dir = dir.parent_path()) {
+    for (const auto& n : names) {
+      fs::path cand = (dir / n).lexically_normal();
+      if (cand == source) continue;
+      if (fileExists(cand.string()) && seen.insert(cand.string()).second) found.push_back(cand.string());
+    }
+    if (dir == root || dir == dir.parent_path() || root.empty()) break;
+    // Only walk while still inside the root.
+    auto rel = dir.lexically_relative(root);
+    if (rel.empty() || rel.native().rfind("..", 0) == 0) break;
+  }
+  return found;
+}
+
+bool looksLikeTestFile(const fs::path& p, Language language) {
+  std::string name = p.filename().string();
+  std::string stem = p.stem().string();
+  switch (language) {
+    case Language::Python: return stem.rfind("test_", 0) == 0 || endsWith(stem, "_test");
+    case Language::JavaScript: return endsWith(stem, ".test") || endsWith(stem, ".spec") || p.parent_path().filename() == "__tests__";
+    case Language::Cxx: return (endsWith(stem, "_test") || stem.rfind("test_", 0) == 0) && p.extension() != ".h" && p.extension() != ".hpp";
+    case Language::Command: return false;
+  }
+  return false;
+}
+
+std::string substitute(std::string arg, const std::string& file, const std::string& dir) {
+  for (auto [key, value] : {std::pair<std::string, std::string>{"{file}", file}, {"{dir}", dir}}) {
+    for (std::size_t pos = 0; (pos = arg.find(key, pos)) != std::string::npos; pos += value.size())
+      arg.replace(pos, key.size(), value);
+  }
+  return arg;
+}
+
+bool hasDoctestExamples(const std::string& text) {
+  static const std::regex r(R"((^|\n)[ \t]*>>> )");
+  return std::regex_search(text, r);
+}
+
+bool sameFileTestsIn(const std::string& text) {
+  static const std::regex r(R"((^|\n)(?:async\s+)?def\s+test\w*\s*\(|(^|\n)class\s+\w+\s*\([^)]*TestCase[^)]*\)\s*:)");
+  return std::regex_search(text, r);
+}
+
+}  // namespace
+
+std::optional<TestPlan> discoverTests(const DiscoveryRequest& request, std::string* error) {
+  std::error_code ec;
+  fs::path source = fs::absolute(request.path, ec).lexically_normal();
+  auto text = readSource(source.string(), request.overlay);
+  if (!text) {
+    *error = source.string() + ": cannot read the file";
+    return std::nullopt;
+  }
+  TestPlan plan;
+  plan.sourceFile = source.string();
+  plan.workspaceRoot = request.workspaceRoot.empty() ? findWorkspaceRoot(plan.sourceFile)
+                                                     : fs::absolute(request.workspaceRoot, ec).lexically_normal().string();
+  while (plan.workspaceRoot.size() > 1 && plan.workspaceRoot.back() == '/') plan.workspaceRoot.pop_back();
+  auto language = languageForPath(plan.sourceFile);
+  const bool hasCommand = request.config && request.config->testsCommand && !request.config->testsCommand->empty();
+  auto useCommand = [&]() {
+    plan.language = Language::Command;
+    plan.framework = "command";
+    plan.testFiles.clear();
+    plan.sameFileTests = plan.hasDoctests = plan.sourceIsTestFile = false;
+    for (const auto& a : *request.config->testsCommand)
+      plan.command.push_back(substitute(a, plan.sourceFile, source.parent_path().string()));
+  };
+  if (!language) {
+    if (!hasCommand) {
+      *error = plan.sourceFile + ": no built-in test runner for '" + source.extension().string() +
+               "' files; set \"tests.command\" in .greenlight.json";
+      return std::nullopt;
+    }
+    useCommand();
+    return plan;
+  }
+  plan.language = *language;
+  plan.framework = *language == Language::Python ? "python" : *language == Language::JavaScript ? "node" : "assert";
+  fs::path root(plan.workspaceRoot);
+  if (looksLikeTestFile(source, *language)) {
+    plan.sourceIsTestFile = true;
+  } else {
+    plan.testFiles = candidateTestFiles(source, *language, root);
+  }
+  if (*language == Language::Python) {
+    plan.hasDoctests = !plan.sourceIsTestFile && hasDoctestExamples(*text);
+    plan.sameFileTests = !plan.sourceIsTestFile && sameFileTestsIn(*text);
+  }
+  // The texts the tests live in, for framework detection and narrowing.
+  std::vector<std::pair<std::string, std::string>> testTexts;
+  if (plan.sourceIsTestFile || plan.sameFileTests) testTexts.emplace_back(plan.sourceFile, *text);
+  for (const auto& f : plan.testFiles) {
+    if (auto t = readSource(f, request.overlay)) testTexts.emplace_back(f, *t);
+  }
+  if (*language == Language::Cxx) {
+    for (const auto& [f, t] : testTexts) {
+      if (t.find("catch2/catch") != std::string::npos || t.find("<catch.hpp>") != std::string::npos) plan.framework = "catch2";
+      else if (t.find("gtest/gtest.h") != std::string::npos) plan.framework = "gtest";
+    }
+  }
+  for (const auto& [f, t] : testTexts) {
+    auto tests = listTests(t, f, *language);
+    plan.staticTests.insert(plan.staticTests.end(), tests.begin(), tests.end());
+  }
+  if (plan.empty() && hasCommand) {
+    useCommand();
+    return plan;
+  }
+  if (request.line && !plan.sourceIsTestFile) {
+    plan.function = functionAtLine(*text, *request.line, *language);
+    if (plan.function) {
+      const std::string fn = plan.function->name;
+      const std::string key = normalizedName(fn);
+      const std::regex call("\\b" + std::regex_replace(fn, std::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\])"), "\\$&") + "\\s*\\(");
+      std::map<std::string, std::vector<std::string>> linesOf;
+      for (const auto& [f, t] : testTexts) linesOf[f] = splitLines(t);
+      for (const auto& st : plan.staticTests) {
+        bool byName = normalizedName(st.name).find(key) != std::string::npos;
+        bool byCall = false;
+        const auto& ls = linesOf[st.file];
+        for (int l = st.line; l <= st.endLine && l <= static_cast<int>(ls.size()) && !byCall; ++l) {
+          if (l == st.line) continue;  // the test's own name line
+          byCall = std::regex_search(ls[static_cast<std::size_t>(l - 1)], call);
+        }
+        if (byName || byCall) plan.selected.push_back(st.name);
+      }
+      if (plan.hasDoctests) plan.doctestFunctions.push_back(fn);
+    }
+  }
+  return plan;
+}
+
+}  // namespace greenlight::core::testing

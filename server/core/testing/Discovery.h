@@ -1,0 +1,93 @@
+// Finds the tests near a file, or near the function at a line (DESIGN.md "Nearby tests").
+//
+//  Python m.py      test_* functions, unittest.TestCase and Test* classes in m.py itself,
+//                   doctests in its docstrings, and test_m.py / m_test.py / tests/test_m.py
+//                   beside it or in any parent up to the workspace root.
+//  JavaScript m.js  m.test.js, m.spec.js (also .mjs/.cjs), __tests__/m.test.js, test/m.test.js,
+//  (.mjs, .cjs)     beside it or in a parent up to the root; node:test or plain asserts.
+//  C++ m.cpp/.hpp/.h  m_test.cpp, test_m.cpp, tests/m_test.cpp (beside or in a parent); plain
+//                   assert+main, Catch2 or GoogleTest (by the header the test includes).
+//  anything else    `tests.command` from the config (argv with {file} {dir}).
+// A file that is itself a test file (test_m.py, m.test.js, m_test.cpp) is run on its own.
+//
+// With a line, the plan is narrowed to the tests that exercise the function defined there:
+// tests whose name contains the function's name or whose body calls it; when none can be told
+// apart, every nearby test runs. Doctests are narrowed to that function's docstring.
+//
+// Discovery reads files (through the overlay, so unsaved editor text counts) and never runs
+// anything. Thread-safety: pure functions.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/config/Config.h"
+#include "core/testing/TestTypes.h"
+
+namespace greenlight::core::testing {
+
+// Unsaved text for an absolute path, or nullopt to read the file from disk.
+// Called from worker threads: the provider must be thread-safe (DocumentStore::textForPath is).
+using OverlayProvider = std::function<std::optional<std::string>(const std::string& path)>;
+
+// Reads `path` through `overlay` (when set) or from disk.
+std::optional<std::string> readSource(const std::string& path, const OverlayProvider& overlay);
+
+// The nearest ancestor of `file` holding .git or .greenlight.json; the walk also stops at
+// `stopAt` (a workspace folder the editor gave us) when set. Falls back to the file's directory.
+std::string findWorkspaceRoot(const std::string& file, const std::string& stopAt = "");
+
+std::optional<Language> languageForPath(const std::string& path);
+
+struct StaticTest {
+  std::string name;  // as the harness will report it ("test_fib", "TestX.test_y", "adds")
+  std::string file;
+  int line = 0;      // 1-based
+  int endLine = 0;   // last line of its body (best effort)
+};
+
+struct FunctionAt {
+  std::string name;
+  int line = 0;  // the definition's line, 1-based
+};
+
+// The function whose definition encloses (or is on) `line` (1-based), best effort.
+std::optional<FunctionAt> functionAtLine(const std::string& text, int line, Language language);
+// Where `name` is defined in `text` (first match), best effort.
+std::optional<FunctionAt> findFunction(const std::string& text, const std::string& name, Language language);
+// Tests written in `text` (a test file, or a Python source with same-file tests).
+std::vector<StaticTest> listTests(const std::string& text, const std::string& file, Language language);
+
+struct DiscoveryRequest {
+  std::string path;                 // absolute or relative to the cwd
+  std::optional<int> line;          // 1-based
+  std::string workspaceRoot;        // empty: findWorkspaceRoot(path)
+  const Config* config = nullptr;   // testsCommand; may be null
+  OverlayProvider overlay;          // may be empty
+};
+
+struct TestPlan {
+  Language language = Language::Python;
+  std::string sourceFile;       // the file under test (absolute, normalised)
+  std::string workspaceRoot;
+  bool sourceIsTestFile = false;             // PATH was a test file: it is run on its own
+  std::vector<std::string> testFiles;        // separate test files (never the source)
+  bool sameFileTests = false;                // Python: the source defines tests itself
+  bool hasDoctests = false;                  // Python: the source has >>> examples
+  std::string framework;        // "python", "node", "assert", "catch2", "gtest", "command"
+  std::optional<FunctionAt> function;        // the function at LINE, when one was asked for
+  std::vector<std::string> selected;         // tests to run; empty: all
+  std::vector<std::string> doctestFunctions; // empty + hasDoctests: all functions' doctests
+  std::vector<std::string> command;          // Language::Command: argv after substitution
+  std::vector<StaticTest> staticTests;       // what the scan saw (names for narrowing)
+
+  bool empty() const { return testFiles.empty() && !sameFileTests && !hasDoctests && command.empty() && !sourceIsTestFile; }
+};
+
+// nullopt + `error` for a request that cannot be served (unreadable file, unknown language with
+// no tests.command); an empty() plan when the file is fine but has no tests near it.
+std::optional<TestPlan> discoverTests(const DiscoveryRequest& request, std::string* error);
+
+}  // namespace greenlight::core::testing

@@ -1,0 +1,228 @@
+#include "core/testing/OutputParsing.h"
+
+#include <regex>
+#include <sstream>
+
+namespace greenlight::core::testing {
+
+EventStream extractEvents(const std::string& text) {
+  EventStream out;
+  std::size_t pos = 0;
+  const std::string marker = kEventMarker;
+  while (pos < text.size()) {
+    std::size_t m = text.find(marker, pos);
+    if (m == std::string::npos) {
+      out.rest.append(text, pos, std::string::npos);
+      break;
+    }
+    // The harness writes "\n" before the marker: drop that separator from the plain text.
+    std::size_t plainEnd = m;
+    if (plainEnd > pos && text[plainEnd - 1] == '\n') --plainEnd;
+    out.rest.append(text, pos, plainEnd - pos);
+    std::size_t start = m + marker.size();
+    std::size_t nl = text.find('\n', start);
+    std::string line = text.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_discarded() && j.is_object()) out.events.push_back(std::move(j));
+    pos = nl == std::string::npos ? text.size() : nl + 1;
+  }
+  return out;
+}
+
+namespace {
+
+std::string str(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return "";
+  if (it->is_string()) return it->get<std::string>();
+  return it->dump();
+}
+
+int num(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return 0;
+  return it->get<int>();
+}
+
+TestStatus statusFrom(const std::string& s) {
+  if (s == "passed") return TestStatus::Passed;
+  if (s == "failed") return TestStatus::Failed;
+  if (s == "timeout") return TestStatus::Timeout;
+  if (s == "skipped") return TestStatus::Skipped;
+  return TestStatus::Error;
+}
+
+FailureKind kindFrom(const std::string& kind, TestStatus status) {
+  if (kind == "assertion") return FailureKind::Assertion;
+  if (kind == "exception") return FailureKind::Exception;
+  if (kind == "timeout") return FailureKind::Timeout;
+  if (kind == "compile") return FailureKind::Compile;
+  if (kind == "memory") return FailureKind::MemoryLimit;
+  switch (status) {
+    case TestStatus::Failed: return FailureKind::Assertion;
+    case TestStatus::Error: return FailureKind::Exception;
+    case TestStatus::Timeout: return FailureKind::Timeout;
+    default: return FailureKind::None;
+  }
+}
+
+}  // namespace
+
+TestResult resultFromEvent(const nlohmann::json& e) {
+  TestResult r;
+  r.name = str(e, "name");
+  r.file = str(e, "file");
+  r.line = num(e, "line");
+  r.status = statusFrom(str(e, "status"));
+  r.kind = kindFrom(str(e, "kind"), r.status);
+  r.message = str(e, "message");
+  r.expected = str(e, "expected");
+  r.actual = str(e, "actual");
+  r.output = str(e, "output");
+  if (auto it = e.find("duration_ms"); it != e.end() && it->is_number()) r.durationMs = it->get<double>();
+  if (auto it = e.find("frames"); it != e.end() && it->is_array()) {
+    for (const auto& f : *it) {
+      if (!f.is_object()) continue;
+      r.frames.push_back({str(f, "file"), num(f, "line"), num(f, "column"), str(f, "function")});
+    }
+  }
+  return r;
+}
+
+HarnessOutcome foldEvents(const std::vector<nlohmann::json>& events) {
+  HarnessOutcome out;
+  for (const auto& e : events) {
+    std::string ev = str(e, "ev");
+    if (ev == "start") {
+      TestResult r;
+      r.name = str(e, "name");
+      r.file = str(e, "file");
+      r.line = num(e, "line");
+      out.running = r;
+    } else if (ev == "result") {
+      auto r = resultFromEvent(e);
+      if (out.running && out.running->name == r.name) out.running.reset();
+      out.results.push_back(std::move(r));
+    } else if (ev == "loaded") {
+      if (out.running && out.running->name == str(e, "name")) out.running.reset();
+    } else if (ev == "timeout" && out.running) {
+      TestResult r = *out.running;
+      r.status = TestStatus::Timeout;
+      r.kind = FailureKind::Timeout;
+      r.message = "timed out (time limit reached)";
+      auto parsed = resultFromEvent(e);
+      r.frames = parsed.frames;
+      out.results.push_back(std::move(r));
+      out.running.reset();
+    } else if (ev == "done") {
+      out.done = true;
+    }
+  }
+  return out;
+}
+
+std::vector<CompilerMessage> parseCompilerOutput(const std::string& text) {
+  static const std::regex diag(R"(^([^:\s][^:]*):(\d+):(?:(\d+):)?\s+(fatal error|error|warning|note):\s*(.*)$)");
+  static const std::regex link(R"(^([^:\s][^:]*):(\d+):\s*(undefined reference to .*)$)");
+  std::vector<CompilerMessage> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_match(line, m, diag)) {
+      CompilerMessage c;
+      c.file = m[1].str();
+      c.line = std::stoi(m[2].str());
+      c.column = m[3].matched ? std::stoi(m[3].str()) : 0;
+      c.severity = m[4].str();
+      c.message = m[5].str();
+      out.push_back(std::move(c));
+    } else if (std::regex_match(line, m, link)) {
+      out.push_back({m[1].str(), std::stoi(m[2].str()), 0, "error", m[3].str()});
+    }
+  }
+  return out;
+}
+
+std::vector<CompilerMessage> parseGenericLocations(const std::string& text) {
+  static const std::regex loc(R"((?:^|[\s("'])((?:[A-Za-z]:)?[\w./\\-]*[./][\w./\\-]*):(\d+)(?::(\d+))?(?::\s*(.*))?)");
+  std::vector<CompilerMessage> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, loc)) {
+      CompilerMessage c;
+      c.file = m[1].str();
+      c.line = std::stoi(m[2].str());
+      c.column = m[3].matched ? std::stoi(m[3].str()) : 0;
+      c.severity = "error";
+      c.message = m[4].matched && !m[4].str().empty() ? m[4].str() : line;
+      if (c.line > 0) out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
+std::optional<AssertFailure> parseAssertFailure(const std::string& text) {
+  static const std::regex r(R"(: ([^:\n]+):(\d+): ([^\n]*?): Assertion `([\s\S]*?)' failed\.)");
+  std::smatch m;
+  if (!std::regex_search(text, m, r)) return std::nullopt;
+  AssertFailure a;
+  a.file = m[1].str();
+  a.line = std::stoi(m[2].str());
+  a.function = m[3].str();
+  a.expression = m[4].str();
+  return a;
+}
+
+void PathMap::addFile(std::string sandboxPath, std::string hostPath) {
+  files_.emplace_back(std::move(sandboxPath), std::move(hostPath));
+}
+
+void PathMap::addPrefix(std::string sandboxPrefix, std::string hostPrefix) {
+  while (sandboxPrefix.size() > 1 && sandboxPrefix.back() == '/') sandboxPrefix.pop_back();
+  while (hostPrefix.size() > 1 && hostPrefix.back() == '/') hostPrefix.pop_back();
+  prefixes_.emplace_back(std::move(sandboxPrefix), std::move(hostPrefix));
+}
+
+std::string PathMap::toHost(const std::string& path) const {
+  for (const auto& [s, h] : files_) {
+    if (path == s) return h;
+  }
+  for (const auto& [s, h] : prefixes_) {
+    if (path.size() > s.size() && path.compare(0, s.size(), s) == 0 && path[s.size()] == '/')
+      return h + path.substr(s.size());
+  }
+  return path;
+}
+
+void PathMap::mapFrames(std::vector<Frame>& frames) const {
+  for (auto& f : frames) f.file = toHost(f.file);
+}
+
+std::string PathMap::mapText(std::string text) const {
+  for (const auto& [s, h] : prefixes_) {
+    const std::string from = s + "/";
+    const std::string to = h + "/";
+    for (std::size_t pos = 0; (pos = text.find(from, pos)) != std::string::npos; pos += to.size())
+      text.replace(pos, from.size(), to);
+  }
+  return text;
+}
+
+void PathMap::mapResult(TestResult& r) const {
+  r.file = toHost(r.file);
+  mapFrames(r.frames);
+  r.message = mapText(std::move(r.message));
+  r.output = mapText(std::move(r.output));
+}
+
+std::string capText(const std::string& text, std::size_t cap) {
+  if (text.size() <= cap) return text;
+  std::size_t cut = cap;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut) + "\n[output truncated]";
+}
+
+}  // namespace greenlight::core::testing

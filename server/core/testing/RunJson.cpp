@@ -1,0 +1,73 @@
+#include "core/testing/RunJson.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/testing/Diagnostics.h"
+#include "core/verdict/VerdictJson.h"
+
+namespace greenlight::core::testing {
+
+nlohmann::ordered_json testResultToJson(const TestResult& t) {
+  nlohmann::ordered_json j;
+  j["name"] = t.name;
+  j["file"] = t.file;
+  j["line"] = t.line;
+  j["status"] = std::string(testStatusName(t.status));
+  j["message"] = t.message;
+  j["duration_ms"] = std::round(t.durationMs * 100) / 100;
+  if (!t.expected.empty()) j["expected"] = t.expected;
+  if (!t.actual.empty()) j["actual"] = t.actual;
+  if (t.kind != FailureKind::None) j["code"] = std::string(failureCode(t.kind));
+  if (!t.frames.empty()) {
+    nlohmann::ordered_json frames = nlohmann::ordered_json::array();
+    for (const auto& f : t.frames) {
+      nlohmann::ordered_json x;
+      x["file"] = f.file;
+      x["line"] = f.line;
+      if (f.column) x["column"] = f.column;
+      if (!f.function.empty()) x["function"] = f.function;
+      frames.push_back(std::move(x));
+    }
+    j["frames"] = std::move(frames);
+  }
+  if (!t.output.empty()) j["output"] = t.output;
+  return j;
+}
+
+nlohmann::ordered_json runResultToJson(const RunResult& r) {
+  nlohmann::ordered_json j;
+  j["file"] = r.file;
+  j["language"] = std::string(languageName(r.language));
+  j["cached"] = r.cached;
+  nlohmann::ordered_json tests = nlohmann::ordered_json::array();
+  for (const auto& t : r.tests) tests.push_back(testResultToJson(t));
+  j["tests"] = std::move(tests);
+  nlohmann::ordered_json diags = nlohmann::ordered_json::array();
+  for (const auto& d : r.diagnostics) diags.push_back(diagnosticToJson(d));
+  j["diagnostics"] = std::move(diags);
+  nlohmann::ordered_json s;
+  s["passed"] = r.summary.passed;
+  s["failed"] = r.summary.failed;
+  s["errors"] = r.summary.errors;
+  s["skipped"] = r.summary.skipped;
+  j["summary"] = std::move(s);
+  j["sandbox"] = r.verdict ? verdictToJson(*r.verdict) : nlohmann::ordered_json::object();
+  if (r.cancelled) j["cancelled"] = true;
+  if (!r.error.empty()) j["error"] = r.error;
+  return j;
+}
+
+std::string runResultToText(const RunResult& r) {
+  std::ostringstream out;
+  for (const auto& d : r.diagnostics) {
+    out << d.file << ':' << d.line << ':' << d.column << ": " << d.severity << ": " << d.message << " [" << d.code << "]\n";
+    for (const auto& rel : d.related)
+      out << rel.file << ':' << rel.line << ':' << (rel.column ? rel.column : 1) << ": note: " << rel.message << '\n';
+  }
+  out << r.summary.passed << " passed, " << (r.summary.failed + r.summary.errors) << " failed";
+  out << '\n';
+  return out.str();
+}
+
+}  // namespace greenlight::core::testing

@@ -1,0 +1,39 @@
+// Internal to the runners (Runner.cpp, CxxRunner.cpp): one sandboxed step and the pieces every
+// language shares. Not part of the engine's API.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/testing/OutputParsing.h"
+#include "core/testing/Runner.h"
+#include "core/testing/Staging.h"
+#include "core/testing/Toolchain.h"
+
+namespace greenlight::core::testing {
+
+struct StepOutput {
+  sandbox::Verdict verdict;
+  std::string stdoutText, stderrText;  // everything captured
+  std::string stdoutRest, stderrRest;  // without harness event lines
+};
+
+double timeLimit(const RunOptions& options);
+// Scratch, workdir /work/src, limits from the config, the workspace and the tool's prefixes
+// bound read-only, PATH with the tool's directory first.
+sandbox::Policy basePolicy(const TestPlan& plan, const RunOptions& options, const Staging& staging,
+                           const Tool* tool);
+// Runs one policy, streaming output; `onEvent` sees each harness event line as it arrives.
+StepOutput executeStep(const sandbox::Policy& policy, const RunOptions& options,
+                       const std::function<void(const nlohmann::json&)>& onEvent);
+// Adds the outcome's results (mapped) and turns the verdict into a blamed result (timeout,
+// memory, sandbox refusal...) for the test that was running.
+void finishResult(RunResult& result, const std::optional<HarnessOutcome>& outcome, const StepOutput& step,
+                  const PathMap& map);
+
+RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result);
+
+}  // namespace greenlight::core::testing

@@ -1,0 +1,164 @@
+#include "core/testing/Staging.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+namespace greenlight::core::testing {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Other files copied beside the tests so that imports of siblings work; capped so that a huge
+// directory cannot make every run slow.
+constexpr std::size_t kMaxSiblingFiles = 400;
+constexpr std::uintmax_t kMaxSiblingBytes = 8u << 20;
+constexpr int kMaxDepth = 4;
+
+bool skippedDir(const std::string& name) {
+  static const std::set<std::string> k = {"node_modules", "__pycache__", ".venv", "venv", "dist", "target",
+                                          ".tox", ".mypy_cache", ".pytest_cache", "CMakeFiles"};
+  return name.empty() || name[0] == '.' || k.count(name) > 0 || name.rfind("build", 0) == 0;
+}
+
+bool sameFamily(const std::string& ext, Language language) {
+  switch (language) {
+    case Language::Python: return ext == ".py" || ext == ".json" || ext == ".txt";
+    case Language::JavaScript: return ext == ".js" || ext == ".mjs" || ext == ".cjs" || ext == ".json";
+    case Language::Cxx:
+      return ext == ".h" || ext == ".hpp" || ext == ".hh" || ext == ".hxx" || ext == ".cpp" || ext == ".cc" ||
+             ext == ".cxx" || ext == ".inc" || ext == ".ipp";
+    case Language::Command: return true;
+  }
+  return false;
+}
+
+bool writeFile(const std::string& path, std::string_view data) {
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return false;
+  out.write(data.data(), static_cast<std::streamsize>(data.size()));
+  return static_cast<bool>(out);
+}
+
+}  // namespace
+
+std::string commonDirectory(const std::vector<std::string>& files) {
+  if (files.empty()) return "/";
+  fs::path common = fs::path(files[0]).parent_path();
+  for (const auto& f : files) {
+    fs::path dir = fs::path(f).parent_path();
+    while (!common.empty()) {
+      auto rel = dir.lexically_relative(common);
+      if (!rel.empty() && rel.native().rfind("..", 0) != 0) break;
+      if (common == common.parent_path()) break;
+      common = common.parent_path();
+    }
+  }
+  return common.empty() ? "/" : common.string();
+}
+
+Staging::~Staging() {
+  std::error_code ec;
+  if (!root_.empty()) fs::remove_all(root_, ec);
+  if (!out_.empty()) fs::remove_all(out_, ec);
+}
+
+bool Staging::prepare(const TestPlan& plan, const OverlayProvider& overlay, std::string* error) {
+  char tmpl[] = "/tmp/greenlight-run-XXXXXX";
+  if (::mkdtemp(tmpl) == nullptr) {
+    *error = std::string("mkdtemp /tmp/greenlight-run-XXXXXX: ") + std::strerror(errno);
+    return false;
+  }
+  root_ = tmpl;
+  std::vector<std::string> files = {plan.sourceFile};
+  files.insert(files.end(), plan.testFiles.begin(), plan.testFiles.end());
+  base_ = commonDirectory(files);
+  map_.addPrefix(kSandboxSrc, base_);
+  std::set<std::string> done;
+  auto stage = [&](const std::string& host, bool required) -> bool {
+    if (!done.insert(host).second) return true;
+    auto text = readSource(host, overlay);
+    if (!text) {
+      if (required) *error = host + ": cannot read the file";
+      return !required;
+    }
+    std::string rel = fs::path(host).lexically_relative(base_).string();
+    if (!writeFile(root_ + "/src/" + rel, *text)) {
+      *error = "staging " + host + ": cannot write " + root_ + "/src/" + rel;
+      return false;
+    }
+    if (required) texts_.emplace_back(host, *text);
+    return true;
+  };
+  for (const auto& f : files) {
+    if (!stage(f, true)) return false;
+  }
+  // Siblings: same-language files under the common directory (imports of helpers, headers).
+  if (plan.language != Language::Command || true) {
+    std::size_t count = 0;
+    std::uintmax_t bytes = 0;
+    std::error_code ec;
+    fs::recursive_directory_iterator it(base_, fs::directory_options::skip_permission_denied, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      const auto& entry = *it;
+      std::string name = entry.path().filename().string();
+      if (entry.is_directory(ec)) {
+        if (skippedDir(name) || it.depth() >= kMaxDepth) it.disable_recursion_pending();
+        continue;
+      }
+      if (!entry.is_regular_file(ec) || !sameFamily(entry.path().extension().string(), plan.language)) continue;
+      auto size = entry.file_size(ec);
+      if (ec || bytes + size > kMaxSiblingBytes || count >= kMaxSiblingFiles) break;
+      bytes += size;
+      ++count;
+      if (!stage(entry.path().string(), false)) return false;
+    }
+  }
+  // node resolves packages from the importing file's directory upward: give /work/src the
+  // workspace's node_modules (bound read-only at its own path).
+  if (plan.language == Language::JavaScript) {
+    std::error_code ec;
+    for (fs::path dir = base_;; dir = dir.parent_path()) {
+      if (fs::is_directory(dir / "node_modules", ec)) {
+        fs::create_directory_symlink(dir / "node_modules", fs::path(root_) / "src" / "node_modules", ec);
+        break;
+      }
+      if (dir.string() == plan.workspaceRoot || dir == dir.parent_path()) break;
+    }
+  }
+  std::error_code ec;
+  fs::create_directories(root_ + "/.gl", ec);
+  return true;
+}
+
+std::string Staging::addHarnessFile(const std::string& name, std::string_view content) {
+  writeFile(root_ + "/.gl/" + name, content);
+  return std::string(kSandboxGl) + "/" + name;
+}
+
+const std::string& Staging::outDir() {
+  if (out_.empty()) {
+    char tmpl[] = "/tmp/greenlight-out-XXXXXX";
+    if (::mkdtemp(tmpl) != nullptr) {
+      out_ = tmpl;
+      // The sandbox may run as an unprivileged mapped user: let it write the binary here.
+      // The name is random and the directory only lives for this run.
+      ::chmod(out_.c_str(), 0777);
+    }
+  }
+  return out_;
+}
+
+std::string Staging::toSandbox(const std::string& hostPath) const {
+  std::string rel = fs::path(hostPath).lexically_relative(base_).string();
+  return std::string(kSandboxSrc) + "/" + rel;
+}
+
+}  // namespace greenlight::core::testing

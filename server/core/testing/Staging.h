@@ -1,0 +1,48 @@
+// The host side of a run's scratch directory (see Runner.h for what the sandbox sees).
+//
+// Thread-safety: one Staging per run; no shared state.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/testing/Discovery.h"
+#include "core/testing/OutputParsing.h"
+
+namespace greenlight::core::testing {
+
+inline constexpr char kSandboxSrc[] = "/work/src";
+inline constexpr char kSandboxGl[] = "/work/.gl";
+
+class Staging {
+ public:
+  Staging() = default;
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+  ~Staging();  // removes the host directories
+
+  // Creates the scratch tree for `plan`: copies the source and test files (overlay first) and
+  // the same-language files under their common directory. False + `error` on failure.
+  bool prepare(const TestPlan& plan, const OverlayProvider& overlay, std::string* error);
+  // Writes a harness file into /work/.gl; returns its sandbox path.
+  std::string addHarnessFile(const std::string& name, std::string_view content);
+  // A private host directory for outputs (C++ binaries), created on first use.
+  const std::string& outDir();
+
+  const std::string& hostRoot() const { return root_; }     // becomes /work
+  const std::string& base() const { return base_; }         // host dir mirrored at /work/src
+  std::string toSandbox(const std::string& hostPath) const;  // host file -> /work/src/...
+  const PathMap& pathMap() const { return map_; }
+  // Host texts of the staged source/test files (for the fingerprint and narrowing).
+  const std::vector<std::pair<std::string, std::string>>& stagedTexts() const { return texts_; }
+
+ private:
+  std::string root_, base_, out_;
+  PathMap map_;
+  std::vector<std::pair<std::string, std::string>> texts_;
+};
+
+// The common directory of `files`, kept inside `root` when they all are.
+std::string commonDirectory(const std::vector<std::string>& files);
+
+}  // namespace greenlight::core::testing

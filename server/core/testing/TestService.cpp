@@ -1,0 +1,238 @@
+// See TestService.h for the threading model. Lock order: mutex_ only; a RunHandle::State's
+// mutex is never held while taking mutex_.
+#include "core/testing/TestService.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "support/Log.h"
+
+namespace greenlight::core::testing {
+
+struct RunHandle::State {
+  std::uint64_t id = 0;
+  mutable std::mutex mutex;
+  mutable std::condition_variable cv;
+  bool done = false;
+  RunOutcome outcome;
+  support::CancellationSource source;
+};
+
+struct TestService::Job {
+  RunRequest request;
+  std::shared_ptr<RunHandle::State> state;
+  std::string key;  // normalised path
+  int callerRegistration = -1;
+};
+
+std::uint64_t RunHandle::id() const { return state_ ? state_->id : 0; }
+
+const RunOutcome& RunHandle::wait() const {
+  std::unique_lock<std::mutex> lock(state_->mutex);
+  state_->cv.wait(lock, [&] { return state_->done; });
+  return state_->outcome;
+}
+
+bool RunHandle::done() const {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  return state_->done;
+}
+
+void RunHandle::cancel() const {
+  if (state_) state_->source.cancel();
+}
+
+TestService::TestService() : TestService(Options{}) {}
+
+TestService::TestService(Options options) : options_(std::move(options)) {
+  unsigned n = options_.workers ? options_.workers : std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < n; ++i) workers_.emplace_back([this] { workerLoop(); });
+}
+
+TestService::~TestService() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+    for (auto& [path, jobs] : active_) {
+      for (auto& j : jobs) j->state->source.cancel();
+    }
+  }
+  cv_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+namespace {
+
+std::string normalisedPath(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::absolute(path, ec).lexically_normal().string();
+}
+
+}  // namespace
+
+RunHandle TestService::start(RunRequest request) {
+  auto job = std::make_shared<Job>();
+  job->state = std::make_shared<RunHandle::State>();
+  job->key = normalisedPath(request.path);
+  job->request = std::move(request);
+  // The caller's token cancels this run's own source (which the sandbox watches).
+  support::CancellationSource source = job->state->source;
+  job->callerRegistration = job->request.cancel.onCancel([source]() mutable { source.cancel(); });
+  RunHandle handle;
+  handle.state_ = job->state;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job->state->id = nextId_++;
+    auto& same = active_[job->key];
+    for (auto& old : same) old->state->source.cancel();  // a new run supersedes the old ones
+    same.push_back(job);
+    queue_.push_back(job);
+    if (stopping_) job->state->source.cancel();
+  }
+  cv_.notify_one();
+  return handle;
+}
+
+void TestService::cancelFile(const std::string& path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = active_.find(normalisedPath(path));
+  if (it == active_.end()) return;
+  for (auto& j : it->second) j->state->source.cancel();
+}
+
+void TestService::clearCache() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  cache_.clear();
+  cacheOrder_.clear();
+}
+
+std::size_t TestService::cacheSize() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return cache_.size();
+}
+
+void TestService::workerLoop() {
+  for (;;) {
+    std::shared_ptr<Job> job;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping and drained
+      job = queue_.front();
+      queue_.pop_front();
+    }
+    RunOutcome outcome;
+    try {
+      outcome = execute(*job);
+    } catch (const std::exception& e) {
+      outcome.result.file = job->key;
+      outcome.result.error = std::string("test run failed: ") + e.what();
+    }
+    finish(*job, std::move(outcome));
+  }
+}
+
+RunOutcome TestService::runNow(RunRequest request) {
+  Job job;
+  job.state = std::make_shared<RunHandle::State>();
+  job.key = normalisedPath(request.path);
+  job.request = std::move(request);
+  support::CancellationSource source = job.state->source;
+  job.callerRegistration = job.request.cancel.onCancel([source]() mutable { source.cancel(); });
+  RunOutcome outcome = execute(job);
+  job.request.cancel.removeCallback(job.callerRegistration);
+  return outcome;
+}
+
+RunOutcome TestService::execute(Job& job) {
+  RunOutcome outcome;
+  const RunRequest& req = job.request;
+  outcome.result.file = job.key;
+  auto token = job.state->source.token();
+  if (token.isCancelled()) {
+    outcome.result.cancelled = true;
+    return outcome;
+  }
+  DiscoveryRequest dr;
+  dr.path = job.key;
+  dr.line = req.line;
+  dr.workspaceRoot = req.workspaceRoot;
+  dr.config = &req.config;
+  dr.overlay = req.overlay;
+  std::string error;
+  auto plan = discoverTests(dr, &error);
+  if (!plan) {
+    outcome.result.error = error;
+    return outcome;
+  }
+  outcome.plan = plan;
+  outcome.result.language = plan->language;
+  outcome.result.files.push_back(plan->sourceFile);
+  for (const auto& t : plan->testFiles) outcome.result.files.push_back(t);
+  if (plan->empty()) {
+    outcome.noTests = true;
+    return outcome;
+  }
+  RunOptions ro;
+  ro.config = req.config;
+  ro.overlay = req.overlay;
+  ro.timeoutSeconds = req.timeoutSeconds;
+  ro.cancelFd = token.fd();
+  ro.doctests = req.doctests;
+  ro.executor = options_.executor;
+  ro.toolEnvironment = options_.toolEnvironment;
+  if (req.onTest) {
+    ro.onTestResult = [&req, token](const TestResult& r) {
+      if (!token.isCancelled()) req.onTest(r);
+    };
+  }
+  const std::string key = runFingerprint(*plan, ro);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = cache_.find(key);
+    if (it != cache_.end()) {
+      outcome.result = it->second;
+      outcome.result.cached = true;
+      return outcome;
+    }
+  }
+  outcome.result = runPlan(*plan, ro);
+  if (token.isCancelled()) outcome.result.cancelled = true;
+  if (!outcome.result.cancelled && outcome.result.error.empty()) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (cache_.emplace(key, outcome.result).second) cacheOrder_.push_back(key);
+    while (cache_.size() > options_.cacheEntries && !cacheOrder_.empty()) {
+      cache_.erase(cacheOrder_.front());
+      cacheOrder_.pop_front();
+    }
+  }
+  return outcome;
+}
+
+void TestService::finish(Job& job, RunOutcome outcome) {
+  job.request.cancel.removeCallback(job.callerRegistration);
+  if (job.request.onDone) {
+    try {
+      job.request.onDone(outcome);
+    } catch (const std::exception& e) {
+      GL_LOG(Error, "runTests onDone callback threw: " << e.what());
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = active_.find(job.key);
+    if (it != active_.end()) {
+      auto& v = it->second;
+      v.erase(std::remove_if(v.begin(), v.end(), [&](const std::shared_ptr<Job>& j) { return j->state == job.state; }), v.end());
+      if (v.empty()) active_.erase(it);
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(job.state->mutex);
+    job.state->outcome = std::move(outcome);
+    job.state->done = true;
+  }
+  job.state->cv.notify_all();
+}
+
+}  // namespace greenlight::core::testing

@@ -1,0 +1,53 @@
+#include "core/testing/TestTypes.h"
+
+namespace greenlight::core::testing {
+
+std::string_view languageName(Language language) {
+  switch (language) {
+    case Language::Python: return "python";
+    case Language::JavaScript: return "javascript";
+    case Language::Cxx: return "cpp";
+    case Language::Command: return "command";
+  }
+  return "unknown";
+}
+
+std::string_view testStatusName(TestStatus status) {
+  switch (status) {
+    case TestStatus::Passed: return "passed";
+    case TestStatus::Failed: return "failed";
+    case TestStatus::Error: return "error";
+    case TestStatus::Timeout: return "timeout";
+    case TestStatus::Skipped: return "skipped";
+  }
+  return "error";
+}
+
+std::string_view failureCode(FailureKind kind) {
+  switch (kind) {
+    case FailureKind::None: return "";
+    case FailureKind::Assertion: return "test-failed";
+    case FailureKind::Exception: return "runtime-error";
+    case FailureKind::Timeout: return "timeout";
+    case FailureKind::Compile: return "compile-error";
+    case FailureKind::SandboxViolation: return "sandbox-violation";
+    case FailureKind::MemoryLimit: return "memory-limit";
+  }
+  return "";
+}
+
+Summary summarize(const std::vector<TestResult>& tests) {
+  Summary s;
+  for (const auto& t : tests) {
+    switch (t.status) {
+      case TestStatus::Passed: ++s.passed; break;
+      case TestStatus::Failed: ++s.failed; break;
+      case TestStatus::Error:
+      case TestStatus::Timeout: ++s.errors; break;
+      case TestStatus::Skipped: ++s.skipped; break;
+    }
+  }
+  return s;
+}
+
+}  // namespace greenlight::core::testing

@@ -1,0 +1,117 @@
+// Value types shared by discovery, the runners, the diagnostics mapping and the TestService.
+//
+// Every line and column here is 1-based (the CLI/JSON convention of DESIGN.md); the LSP layer
+// converts to 0-based UTF-16 positions. Every file path is an absolute HOST path: the runners
+// map paths seen inside the sandbox (/work/...) back before a result leaves them.
+//
+// Thread-safety: plain values.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sandbox/Sandbox.h"
+
+namespace greenlight::core::testing {
+
+enum class Language { Python, JavaScript, Cxx, Command };
+// "python", "javascript", "cpp", "command".
+std::string_view languageName(Language language);
+
+enum class TestStatus { Passed, Failed, Error, Timeout, Skipped };
+// "passed", "failed", "error", "timeout", "skipped".
+std::string_view testStatusName(TestStatus status);
+
+// Why a test did not pass; decides the diagnostic code.
+enum class FailureKind {
+  None,
+  Assertion,         // test-failed
+  Exception,         // runtime-error (uncaught exception, crash, non-zero exit)
+  Timeout,           // timeout
+  Compile,           // compile-error (gcc/clang error, Python SyntaxError, JS SyntaxError)
+  SandboxViolation,  // sandbox-violation (seccomp refusal; Frame-less)
+  MemoryLimit,       // memory-limit
+};
+// The DESIGN.md diagnostic code: "test-failed", "runtime-error", ...; "" for None.
+std::string_view failureCode(FailureKind kind);
+
+struct Frame {
+  std::string file;      // host path (or a non-workspace path such as /usr/lib/python3.11/..)
+  int line = 0;          // 1-based; 0 unknown
+  int column = 0;        // 1-based; 0 unknown
+  std::string function;  // may be empty
+};
+
+struct TestResult {
+  std::string name;      // "test_fib", "TestMath.test_add", "doctest:fib", "adds > nested", "main"
+  std::string file;      // where the test is defined (host path)
+  int line = 0;          // the test's definition line
+  TestStatus status = TestStatus::Passed;
+  FailureKind kind = FailureKind::None;
+  std::string message;   // one line: "AssertionError: fib(10) returned 34, expected 55"
+  std::string expected, actual;  // rendered operands when the language can tell; else empty
+  std::vector<Frame> frames;     // outermost first; the last one is where it failed
+  double durationMs = 0;
+  std::string output;            // what the test printed (capped)
+};
+
+// One gcc/clang (or generic file:line[:col]) message.
+struct CompilerMessage {
+  std::string file;  // host path
+  int line = 0, column = 0;
+  std::string severity;  // "error", "warning", "note", "fatal error"
+  std::string message;
+};
+
+struct RelatedInfo {
+  std::string file;
+  int line = 0, column = 0;
+  std::string message;
+};
+
+// The "diagnostics" member of `greenlight run --json` (DESIGN.md), 1-based, end exclusive of
+// nothing: end_column points one past the last character (like gcc's ranges).
+struct Diagnostic {
+  std::string file;
+  int line = 1, column = 1, endLine = 1, endColumn = 1;
+  std::string severity = "error";
+  std::string code;  // test-failed | runtime-error | timeout | compile-error | sandbox-violation | memory-limit
+  std::string message;
+  std::vector<RelatedInfo> related;
+  // What greenlight.fix needs: {"test", "status", "expected", "actual", "output", "frames"}.
+  nlohmann::json data = nlohmann::json::object();
+};
+
+struct Summary {
+  int passed = 0, failed = 0, errors = 0, skipped = 0;
+};
+
+// The result of one run: what `greenlight run --json` prints.
+struct RunResult {
+  std::string file;  // the file under test
+  Language language = Language::Python;
+  bool cached = false;
+  bool cancelled = false;
+  std::vector<TestResult> tests;
+  std::vector<CompilerMessage> compilerMessages;
+  std::vector<Diagnostic> diagnostics;
+  Summary summary;
+  // The verdict of the sandbox run that executed the tests (for C++: the test binary's run, or
+  // the compiler's when compiling failed). Empty before anything ran.
+  std::optional<sandbox::Verdict> verdict;
+  // Output outside any test (harness noise, compiler output), capped.
+  std::string stdoutText, stderrText;
+  // The run could not be performed (no interpreter, unreadable file...): the CLI exits 2.
+  std::string error;
+  // Files whose diagnostics this run owns (source + test files): a new run replaces them all,
+  // so the LSP publishes an empty list for those of them without diagnostics.
+  std::vector<std::string> files;
+};
+
+Summary summarize(const std::vector<TestResult>& tests);
+
+}  // namespace greenlight::core::testing

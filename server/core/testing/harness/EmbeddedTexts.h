@@ -1,0 +1,23 @@
+// Included by Harnesses.cpp only. The harness files open with a C++ line splice ("//\") that
+// hides a line from C++ but not from JavaScript; GCC's -Wcomment flags such splices and its
+// diagnostic pragmas do not reach the lexer, so this header marks itself as a system header,
+// which silences warnings for the files it includes. Nothing else is exempted.
+#pragma once
+#pragma GCC system_header
+
+namespace greenlight::core::testing::harness::embedded {
+
+inline constexpr char kPython[] =
+#include "python_harness.py"
+    ;
+inline constexpr char kNode[] =
+#include "node_harness.js"
+    ;
+inline constexpr char kReporter[] =
+#include "node_reporter.mjs"
+    ;
+inline constexpr char kCxx[] =
+#include "cxx_support.cc.inc"
+    ;
+
+}  // namespace greenlight::core::testing::harness::embedded

@@ -1,0 +1,39 @@
+#include "core/testing/harness/Harnesses.h"
+
+#include "core/testing/harness/EmbeddedTexts.h"
+
+namespace greenlight::core::testing::harness {
+namespace {
+
+// Drops the wrapper lines: everything up to and including the first line that holds
+// `openMarker`, and the last line that holds `closeMarker` onwards.
+std::string_view unwrap(std::string_view raw, std::string_view openMarker, std::string_view closeMarker) {
+  auto open = raw.find(openMarker);
+  if (open != std::string_view::npos) {
+    auto nl = raw.find('\n', open);
+    raw.remove_prefix(nl == std::string_view::npos ? raw.size() : nl + 1);
+  }
+  auto close = raw.rfind(closeMarker);
+  if (close != std::string_view::npos) {
+    auto nl = raw.rfind('\n', close);
+    raw = raw.substr(0, nl == std::string_view::npos ? 0 : nl + 1);
+  }
+  return raw;
+}
+
+using embedded::kCxx;
+using embedded::kNode;
+using embedded::kPython;
+using embedded::kReporter;
+
+}  // namespace
+
+// Python: the raw string starts right after `R"GLPY(` on line 1 (content: `"` + newline) and
+// ends before `)GLPY"` on the last line (content: `"`).
+std::string_view pythonHarness() { return unwrap(kPython, "\"", "\""); }
+// JavaScript: the content starts with "\n*/\n" and ends with "/*\n".
+std::string_view nodeHarness() { return unwrap(kNode, "*/", "/*"); }
+std::string_view nodeReporter() { return unwrap(kReporter, "*/", "/*"); }
+std::string_view cxxSupport() { return unwrap(kCxx, "*/", "/*"); }
+
+}  // namespace greenlight::core::testing::harness

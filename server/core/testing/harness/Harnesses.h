@@ -1,0 +1,22 @@
+// The runner-side scripts, embedded into the binary at build time so that build/greenlight
+// works from any directory and a fresh clone needs no install step.
+//
+// Each script is a real file beside this header (python_harness.py, node_harness.js,
+// node_reporter.mjs, cxx_support.cc.inc) that Harnesses.cpp #includes inside a C++ raw string;
+// the files open and close with lines that are both the raw string's delimiters for C++ and
+// harmless for their own language, so the compiler tracks them as dependencies and they stay
+// runnable and lintable on their own. The accessors strip those two wrapper lines.
+//
+// Thread-safety: the returned views point at static storage.
+#pragma once
+
+#include <string_view>
+
+namespace greenlight::core::testing::harness {
+
+std::string_view pythonHarness();   // python_harness.py
+std::string_view nodeHarness();     // node_harness.js
+std::string_view nodeReporter();    // node_reporter.mjs
+std::string_view cxxSupport();      // cxx_support.cc.inc: crash/timeout backtraces for C++ tests
+
+}  // namespace greenlight::core::testing::harness

@@ -1,0 +1,566 @@
+R"GLPY("
+# greenlight's Python test harness. Runs inside the sandbox; never imported by user code.
+#
+# This file is embedded into the greenlight binary at build time (harness/Harnesses.cpp
+# #includes it as a C++ raw string: the first and the last line of the file are the raw
+# string's delimiters and are also valid Python expression statements, so the file stays a
+# plain Python script that can be run and linted on its own).
+#
+# Protocol: one JSON object per line on the ORIGINAL stdout (fd 1), each line prefixed with
+# "\n\x1eGL " so that it never joins a partial line printed by the code under test. Test output
+# is captured per test (sys.stdout/sys.stderr) and returned in the event, capped.
+#
+# Events: {"ev":"start",...}, {"ev":"result",...} per test, {"ev":"done"} at the end.
+#
+# Assertions are rewritten at import (AST, line numbers preserved, so tracebacks stay exact):
+# `assert f(x) == y` reports "f(x) returned A, expected B" without evaluating anything twice.
+import ast
+import doctest
+import inspect
+import io
+import json
+import os
+import signal
+import sys
+import time
+import traceback
+import types
+import unittest
+
+_OUT_FD = os.dup(1)
+_HARNESS = os.path.abspath(__file__)
+_CAP = 8192
+_REPR_CAP = 300
+
+
+def _emit(obj):
+    data = ("\n\x1eGL " + json.dumps(obj, default=str) + "\n").encode("utf-8", "replace")
+    while data:
+        n = os.write(_OUT_FD, data)
+        data = data[n:]
+
+
+def _short_repr(value):
+    try:
+        text = repr(value)
+    except BaseException as e:  # a broken __repr__ must not break the report
+        text = "<repr failed: %s>" % type(e).__name__
+    if len(text) > _REPR_CAP:
+        text = text[:_REPR_CAP] + "..."
+    return text
+
+
+class _GLTimeout(BaseException):
+    """Raised by the per-test alarm; BaseException so `except Exception` cannot swallow it."""
+
+
+_OPS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
+        ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
+
+
+class _GLAssertionError(AssertionError):
+    pass
+
+
+def _gl_fail(src_left, left, op, right, src_right, fn):
+    """Builds the AssertionError for a failed rewritten assert."""
+    shown = src_left
+    if fn is not None and src_left and "(" in src_left:
+        name = getattr(fn, "__name__", None)
+        callee = src_left.split("(", 1)[0]
+        if name and callee.isidentifier() and name != callee and not name.startswith("<"):
+            shown = name + "(" + src_left.split("(", 1)[1]
+    is_call = fn is not None
+    if op is None:
+        msg = "%s returned %s" % (shown, _short_repr(left)) if is_call else \
+            "assert %s: got %s" % (shown, _short_repr(left))
+        err = _GLAssertionError(msg)
+        err._gl_actual = _short_repr(left)
+        return err
+    if is_call:
+        if op == "==":
+            msg = "%s returned %s, expected %s" % (shown, _short_repr(left), _short_repr(right))
+        else:
+            msg = "%s returned %s, expected %s %s" % (shown, _short_repr(left), op,
+                                                      _short_repr(right))
+    else:
+        msg = "assert %s %s %s: %s %s %s is false" % (src_left, op, src_right, _short_repr(left),
+                                                      op, _short_repr(right))
+    err = _GLAssertionError(msg)
+    err._gl_actual = _short_repr(left)
+    err._gl_expected = _short_repr(right) if op == "==" else "%s %s" % (op, _short_repr(right))
+    return err
+
+
+class _AssertRewriter(ast.NodeTransformer):
+    def __init__(self, source):
+        self.source = source
+        self.counter = 0
+
+    def _segment(self, node):
+        try:
+            seg = ast.get_source_segment(self.source, node)
+        except Exception:
+            seg = None
+        return " ".join((seg or "").split())
+
+    def visit_FunctionDef(self, node):
+        self.generic_visit(node)
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Assert(self, node):
+        if node.msg is not None:
+            return node
+        test = node.test
+        self.counter += 1
+        left_name = "_gl_l%d" % self.counter
+        right_name = "_gl_r%d" % self.counter
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _OPS:
+            left, right = test.left, test.comparators[0]
+            op = _OPS[type(test.ops[0])]
+            cond = ast.Compare(left=ast.Name(left_name, ast.Load()), ops=test.ops,
+                               comparators=[ast.Name(right_name, ast.Load())])
+            assigns = [ast.Assign(targets=[ast.Name(left_name, ast.Store())], value=left),
+                       ast.Assign(targets=[ast.Name(right_name, ast.Store())], value=right)]
+            right_src = self._segment(right)
+            right_arg = ast.Name(right_name, ast.Load())
+        elif isinstance(test, ast.Call):
+            left, op = test, None
+            cond = ast.Name(left_name, ast.Load())
+            assigns = [ast.Assign(targets=[ast.Name(left_name, ast.Store())], value=left)]
+            right_src = ""
+            right_arg = ast.Constant(None)
+        else:
+            return node
+        fn_arg = ast.Constant(None)
+        if isinstance(left, ast.Call) and isinstance(left.func, (ast.Name, ast.Attribute)):
+            # Re-reading a name/attribute is free of side effects in all but pathological code.
+            fn_arg = ast.Call(ast.Name("_gl_fnof", ast.Load()),
+                              [ast.Lambda(ast.arguments(posonlyargs=[], args=[], vararg=None,
+                                                        kwonlyargs=[], kw_defaults=[],
+                                                        kwarg=None, defaults=[]),
+                                          _copy_load(left.func))], [])
+        raise_stmt = ast.Raise(exc=ast.Call(
+            func=ast.Name("_gl_fail", ast.Load()),
+            args=[ast.Constant(self._segment(left)), ast.Name(left_name, ast.Load()),
+                  ast.Constant(op), right_arg, ast.Constant(right_src), fn_arg],
+            keywords=[]), cause=None)
+        check = ast.If(test=ast.UnaryOp(ast.Not(), cond), body=[raise_stmt], orelse=[])
+        out = assigns + [check]
+        for stmt in out:
+            for sub in ast.walk(stmt):
+                if "lineno" in sub._attributes:
+                    ast.copy_location(sub, node)
+        # The operand expressions keep their own (exact) locations.
+        return out
+
+
+def _copy_load(expr):
+    if isinstance(expr, ast.Name):
+        return ast.Name(expr.id, ast.Load())
+    if isinstance(expr, ast.Attribute):
+        return ast.Attribute(_copy_load(expr.value), expr.attr, ast.Load())
+    return expr
+
+
+def _gl_fnof(thunk):
+    try:
+        return thunk()
+    except BaseException:
+        return None
+
+
+def _compile_rewritten(source, filename):
+    tree = ast.parse(source, filename)
+    rewriter = _AssertRewriter(source)
+    # Keep original positions of user expressions: copy_location above only touches nodes we
+    # created, because user nodes already carry lineno (we skip nodes with positions below).
+    tree = _RewriteKeepingPositions(rewriter).visit(tree)
+    ast.fix_missing_locations(tree)
+    return compile(tree, filename, "exec", dont_inherit=True)
+
+
+class _RewriteKeepingPositions(ast.NodeTransformer):
+    def __init__(self, rewriter):
+        self.rewriter = rewriter
+
+    def visit_Assert(self, node):
+        originals = {id(n): (n.lineno, n.col_offset, getattr(n, "end_lineno", None),
+                             getattr(n, "end_col_offset", None))
+                     for n in ast.walk(node) if hasattr(n, "lineno")}
+        out = self.rewriter.visit_Assert(node)
+        if out is node:
+            return node
+        for stmt in out:
+            for sub in ast.walk(stmt):
+                pos = originals.get(id(sub))
+                if pos is not None and sub is not node:
+                    sub.lineno, sub.col_offset, sub.end_lineno, sub.end_col_offset = pos
+        return out
+
+
+def _load_module(name, path):
+    with open(path, "r", encoding="utf-8") as f:
+        source = f.read()
+    code = _compile_rewritten(source, path)
+    mod = types.ModuleType(name)
+    mod.__file__ = path
+    mod.__builtins__ = __builtins__
+    mod.__dict__["_gl_fail"] = _gl_fail
+    mod.__dict__["_gl_fnof"] = _gl_fnof
+    sys.modules[name] = mod
+    try:
+        exec(code, mod.__dict__)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return mod
+
+
+def _frames(tb):
+    out = []
+    for fs in traceback.extract_tb(tb):
+        if os.path.abspath(fs.filename) == _HARNESS:
+            continue
+        if fs.filename.startswith("<frozen ") or "/unittest/" in fs.filename:
+            continue
+        out.append({"file": fs.filename, "line": fs.lineno, "function": fs.name})
+    return out
+
+
+class _Budget:
+    def __init__(self, seconds):
+        self.deadline = time.monotonic() + seconds
+
+    def remaining(self):
+        return self.deadline - time.monotonic()
+
+
+def _on_alarm(signum, frame):
+    raise _GLTimeout("test exceeded the time limit")
+
+
+def _exc_result(exc_type, exc, tb):
+    res = {"frames": _frames(tb)}
+    if exc_type is _GLTimeout:
+        res.update(status="timeout", kind="timeout", message="timed out (time limit reached)")
+        return res
+    if isinstance(exc, SyntaxError) and not isinstance(exc, _GLAssertionError):
+        res.update(status="error", kind="compile",
+                   message="%s: %s" % (exc_type.__name__, exc.msg))
+        if exc.filename:
+            res["frames"].append({"file": exc.filename, "line": exc.lineno or 0,
+                                  "column": exc.offset or 0, "function": ""})
+        return res
+    if isinstance(exc, MemoryError):
+        res.update(status="error", kind="memory", message="MemoryError")
+        return res
+    if isinstance(exc, AssertionError):
+        text = str(exc)
+        res.update(status="failed", kind="assertion",
+                   message="AssertionError: " + text if text else "AssertionError")
+        if hasattr(exc, "_gl_actual"):
+            res["actual"] = exc._gl_actual
+        if hasattr(exc, "_gl_expected"):
+            res["expected"] = exc._gl_expected
+        return res
+    text = "".join(traceback.format_exception_only(exc_type, exc)).strip()
+    res.update(status="error", kind="exception", message=text)
+    return res
+
+
+class _Capture:
+    def __enter__(self):
+        self.buf = io.StringIO()
+        self.saved = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = self.buf
+        return self
+
+    def __exit__(self, *exc):
+        sys.stdout, sys.stderr = self.saved
+        return False
+
+    def text(self):
+        value = self.buf.getvalue()
+        return value if len(value) <= _CAP else value[:_CAP] + "\n[output truncated]"
+
+
+class Runner:
+    def __init__(self, budget, selected):
+        self.budget = budget
+        self.selected = set(selected or [])
+        self.exhausted = False
+        self.counts = 0
+
+    def wanted(self, name):
+        if not self.selected:
+            return True
+        short = name.split(".")[-1]
+        cls = name.split(".")[0]
+        return name in self.selected or short in self.selected or cls in self.selected
+
+    def run(self, name, file, line, fn):
+        """Runs one test callable with output capture and the time budget."""
+        if not self.wanted(name):
+            return
+        self.counts += 1
+        base = {"ev": "result", "name": name, "file": file, "line": line}
+        if self.exhausted or self.budget.remaining() <= 0.05:
+            self.exhausted = True
+            base.update(status="skipped", message="not run: the time limit was reached")
+            _emit(base)
+            return
+        _emit({"ev": "start", "name": name, "file": file, "line": line})
+        start = time.perf_counter()
+        res = {"status": "passed", "message": ""}
+        with _Capture() as cap:
+            signal.setitimer(signal.ITIMER_REAL, max(self.budget.remaining(), 0.01))
+            try:
+                outcome = fn()
+                if isinstance(outcome, dict):  # unittest / doctest report their own result
+                    res = outcome
+            except _SkipTest as e:
+                res = {"status": "skipped", "message": str(e)}
+            except unittest.SkipTest as e:
+                res = {"status": "skipped", "message": str(e)}
+            except BaseException:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                res = _exc_result(*sys.exc_info())
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        if res.get("status") == "timeout":
+            self.exhausted = True
+        base.update(res)
+        base["duration_ms"] = round((time.perf_counter() - start) * 1000.0, 3)
+        out = cap.text()
+        if out:
+            base["output"] = out
+        _emit(base)
+
+
+class _SkipTest(Exception):
+    pass
+
+
+class _CaseResult(unittest.TestResult):
+    def __init__(self):
+        super().__init__()
+        self.outcome = {"status": "passed", "message": ""}
+
+    def addFailure(self, test, err):
+        self.outcome = _exc_result(*err)
+
+    def addError(self, test, err):
+        if err[0] is _GLTimeout or err[0] is KeyboardInterrupt:
+            raise err[1]
+        self.outcome = _exc_result(*err)
+
+    def addSkip(self, test, reason):
+        self.outcome = {"status": "skipped", "message": reason}
+
+    def addUnexpectedSuccess(self, test):
+        self.outcome = {"status": "failed", "kind": "assertion",
+                        "message": "unexpected success (marked expectedFailure)", "frames": []}
+
+    def addSubTest(self, test, subtest, err):
+        if err is not None and self.outcome["status"] == "passed":
+            self.outcome = _exc_result(*err)
+            self.outcome["message"] = "%s %s" % (subtest._subDescription(),
+                                                 self.outcome["message"])
+
+
+def _patch_unittest():
+    original = unittest.TestCase.assertEqual
+
+    def assertEqual(self, first, second, msg=None):
+        try:
+            original(self, first, second, msg)
+        except self.failureException as e:
+            e._gl_actual = _short_repr(first)
+            e._gl_expected = _short_repr(second)
+            raise
+
+    unittest.TestCase.assertEqual = assertEqual
+
+
+def _line_of(obj, default=0):
+    try:
+        return inspect.getsourcelines(obj)[1]
+    except (OSError, TypeError):
+        code = getattr(obj, "__code__", None)
+        return code.co_firstlineno if code else default
+
+
+def _collect(runner, mod, path, own_tests):
+    """Runs test_* functions, unittest.TestCase classes and Test* classes defined in `mod`."""
+    items = list(vars(mod).items())
+    for name, obj in items:
+        if inspect.isfunction(obj) and name.startswith("test") and \
+                getattr(obj.__code__, "co_filename", "") == path:
+            if own_tests is False:
+                continue
+            params = [p for p in inspect.signature(obj).parameters.values()
+                      if p.default is inspect.Parameter.empty and
+                      p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            if params:
+                def skip(names=[p.name for p in params]):
+                    raise _SkipTest("needs fixtures (%s); greenlight runs plain test functions"
+                                    % ", ".join(names))
+                runner.run(name, path, _line_of(obj), skip)
+                continue
+            if inspect.iscoroutinefunction(obj):
+                import asyncio
+                runner.run(name, path, _line_of(obj), lambda f=obj: asyncio.run(f()))
+            else:
+                runner.run(name, path, _line_of(obj), obj)
+        elif inspect.isclass(obj) and getattr(obj, "__module__", None) == mod.__name__:
+            if issubclass(obj, unittest.TestCase):
+                loader = unittest.TestLoader()
+                for meth in loader.getTestCaseNames(obj):
+                    fn = getattr(obj, meth)
+
+                    def case(cls=obj, meth=meth):
+                        result = _CaseResult()
+                        cls(meth).run(result)
+                        return result.outcome
+                    runner.run("%s.%s" % (name, meth), path, _line_of(fn), case)
+            elif name.startswith("Test") and "__init__" not in vars(obj):
+                for meth in sorted(m for m in vars(obj) if m.startswith("test")):
+                    fn = getattr(obj, meth)
+                    if not callable(fn):
+                        continue
+
+                    def method(cls=obj, meth=meth):
+                        inst = cls()
+                        if hasattr(inst, "setup_method"):
+                            inst.setup_method(getattr(inst, meth))
+                        try:
+                            getattr(inst, meth)()
+                        finally:
+                            if hasattr(inst, "teardown_method"):
+                                inst.teardown_method(getattr(inst, meth))
+                    runner.run("%s.%s" % (name, meth), path, _line_of(fn), method)
+
+
+class _DocRunner(doctest.DocTestRunner):
+    def __init__(self):
+        super().__init__(verbose=False, optionflags=doctest.ELLIPSIS)
+        self.outcome = None
+
+    def report_failure(self, out, test, example, got):
+        if self.outcome is None:
+            src = example.source.strip()
+            want = example.want.strip()
+            self.outcome = {"status": "failed", "kind": "assertion",
+                            "message": "doctest: %s returned %s, expected %s" % (
+                                src, got.strip() or "nothing", want or "nothing"),
+                            "expected": want, "actual": got.strip(),
+                            "frames": [{"file": test.filename,
+                                        "line": test.lineno + example.lineno + 1,
+                                        "function": test.name.split(".")[-1]}]}
+
+    def report_unexpected_exception(self, out, test, example, exc_info):
+        if self.outcome is None:
+            res = _exc_result(*exc_info)
+            res["frames"] = [f for f in res.get("frames", []) if f["file"] != "<doctest>" and
+                             not f["file"].startswith("<doctest ")]
+            res["frames"].insert(0, {"file": test.filename,
+                                     "line": test.lineno + example.lineno + 1,
+                                     "function": test.name.split(".")[-1]})
+            self.outcome = res
+
+    def report_success(self, out, test, example, got):
+        pass
+
+    def report_start(self, out, test, example):
+        pass
+
+
+def _doctests(runner, mod, path, which):
+    if which == "none":
+        return
+    finder = doctest.DocTestFinder(recurse=True, exclude_empty=True)
+    try:
+        tests = finder.find(mod, mod.__name__)
+    except Exception:
+        return
+    for test in sorted(tests, key=lambda t: t.lineno or 0):
+        if not test.examples or test.filename != path:
+            continue
+        short = test.name.split(".", 1)[1] if "." in test.name else test.name
+        if which != "all" and short not in which and short.split(".")[-1] not in which:
+            continue
+
+        def run_doc(test=test):
+            dr = _DocRunner()
+            dr.run(test, out=lambda s: None, clear_globs=True)
+            return dr.outcome or {"status": "passed", "message": ""}
+        name = "doctest:" + short
+        line = (test.lineno or 0) + 1
+        if runner.selected and not runner.wanted(name):
+            if short.split(".")[-1] not in runner.selected:
+                continue
+        saved = runner.selected
+        runner.selected = set()
+        runner.run(name, path, line, run_doc)
+        runner.selected = saved
+
+
+def main():
+    with open(sys.argv[1], "r", encoding="utf-8") as f:
+        cfg = json.load(f)
+    sys.argv = [cfg.get("source") or "greenlight"]
+    for p in reversed(cfg.get("paths", [])):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    signal.signal(signal.SIGALRM, _on_alarm)
+    _patch_unittest()
+    budget = _Budget(float(cfg.get("budget", 10)))
+    runner = Runner(budget, cfg.get("select"))
+    loaded = {}
+
+    def load(path):
+        name = os.path.splitext(os.path.basename(path))[0]
+        if path in loaded:
+            return loaded[path]
+        _emit({"ev": "start", "name": name + " (import)", "file": path, "line": 1})
+        with _Capture() as cap:
+            signal.setitimer(signal.ITIMER_REAL, max(budget.remaining(), 0.01))
+            try:
+                mod = _load_module(name, path)
+            except BaseException:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                res = _exc_result(*sys.exc_info())
+                res.update(ev="result", name=name + " (import)", file=path, line=1)
+                out = cap.text()
+                if out:
+                    res["output"] = out
+                _emit(res)
+                loaded[path] = None
+                return None
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        loaded[path] = mod
+        _emit({"ev": "loaded", "name": name + " (import)", "file": path})
+        return mod
+
+    source = cfg.get("source")
+    src_mod = load(source) if source else None
+    if src_mod is not None:
+        if cfg.get("same_file", True):
+            _collect(runner, src_mod, source, True)
+        _doctests(runner, src_mod, source, cfg.get("doctests", "all"))
+    for path in cfg.get("tests", []):
+        if path == source:
+            continue
+        mod = load(path)
+        if mod is not None:
+            _collect(runner, mod, path, True)
+    _emit({"ev": "done", "ran": runner.counts})
+
+
+if __name__ == "__main__":
+    main()
+")GLPY"

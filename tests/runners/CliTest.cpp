@@ -1,0 +1,83 @@
+// `greenlight run` end to end: exit codes, the text format, the JSON shape.
+#include <catch2/catch.hpp>
+
+#include "TestUtil.h"
+#include <nlohmann/json.hpp>
+
+using greenlight::test::runShell;
+using greenlight::test::TempWorkspace;
+
+namespace {
+
+std::string bin() { return GL_GREENLIGHT_BIN; }
+std::string lastLine(const std::string& s) {
+  std::string t = s;
+  while (!t.empty() && t.back() == '\n') t.pop_back();
+  auto nl = t.rfind('\n');
+  return nl == std::string::npos ? t : t.substr(nl + 1);
+}
+
+}  // namespace
+
+TEST_CASE("cli: exit codes and the last line") {
+  std::string ex = GL_EXAMPLES_DIR;
+  auto r = runShell(bin() + " run " + ex + "/python/mathutil.py");
+  INFO(r.out << r.err);
+  CHECK(r.exitCode == 0);
+  CHECK(lastLine(r.out) == "3 passed, 0 failed");
+  r = runShell(bin() + " run " + ex + "/python/textutil.py");
+  INFO(r.out << r.err);
+  CHECK(r.exitCode == 1);
+  CHECK(lastLine(r.out) == "1 passed, 1 failed");
+  CHECK(r.out.find(ex + "/python/test_textutil.py:5:5: error: test_slugify: AssertionError: slugify('Hello World') returned "
+                        "'hello_world', expected 'hello-world' [test-failed]") != std::string::npos);
+  CHECK(r.out.find(ex + "/python/textutil.py:4:1: error: test_slugify") != std::string::npos);
+
+  TempWorkspace ws;
+  ws.write("lonely.py", "x = 1\n");
+  r = runShell(bin() + " run " + ws.path("lonely.py"));
+  CHECK(r.exitCode == 3);
+  r = runShell(bin() + " run");
+  CHECK(r.exitCode == 2);
+  r = runShell(bin() + " run " + ws.path("lonely.py") + " --timeout abc");
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("--timeout") != std::string::npos);
+  r = runShell(bin() + " run " + ws.path("nope.py"));
+  CHECK(r.exitCode == 2);
+  ws.write("bad/.greenlight.json", "{\"sandbox\": {\"timeLimitSeconds\": \"x\"}}");
+  ws.write("bad/m.py", "x = 1\n");
+  ws.write("bad/test_m.py", "def test_a():\n    pass\n");
+  r = runShell(bin() + " run " + ws.path("bad/m.py"));
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("timeLimitSeconds") != std::string::npos);
+}
+
+TEST_CASE("cli: --json shape, PATH:LINE narrowing, .greenlight.json settings") {
+  std::string ex = GL_EXAMPLES_DIR;
+  auto r = runShell(bin() + " run " + ex + "/python/textutil.py:10 --json");
+  INFO(r.out << r.err);
+  CHECK(r.exitCode == 0);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["file"] == ex + "/python/textutil.py");
+  CHECK(j["language"] == "python");
+  CHECK(j["cached"] == false);
+  REQUIRE(j["tests"].size() == 1);
+  CHECK(j["tests"][0]["name"] == "test_initials");
+  CHECK(j["tests"][0]["status"] == "passed");
+  CHECK(j["summary"]["passed"] == 1);
+  CHECK(j["sandbox"]["status"] == "ok");
+  CHECK(j["sandbox"].contains("isolation"));
+
+  TempWorkspace ws;
+  ws.write(".greenlight.json", "{\"sandbox\": {\"timeLimitSeconds\": 1}}");
+  ws.write("m.py", "def f():\n    while True:\n        pass\n");
+  ws.write("test_m.py", "from m import f\n\ndef test_f():\n    f()\n");
+  r = runShell(bin() + " run " + ws.path("m.py") + " --json");
+  INFO(r.out << r.err);
+  CHECK(r.exitCode == 1);
+  j = nlohmann::json::parse(r.out);
+  CHECK(j["tests"][0]["status"] == "timeout");
+  CHECK(j["diagnostics"][0]["code"] == "timeout");
+  CHECK(j["diagnostics"][0]["file"] == ws.path("m.py"));
+  CHECK(j["diagnostics"][0]["line"] == 3);
+}

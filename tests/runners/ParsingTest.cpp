@@ -1,0 +1,120 @@
+#include <catch2/catch.hpp>
+
+#include "core/testing/OutputParsing.h"
+#include "core/testing/harness/Harnesses.h"
+
+using namespace greenlight::core::testing;
+
+TEST_CASE("extractEvents splits harness lines from plain output") {
+  std::string text = "hello\n\x1eGL {\"ev\":\"start\",\"name\":\"t\"}\npartial\n\x1eGL {bad json}\n\x1eGL {\"ev\":\"done\"}\ntail";
+  auto s = extractEvents(text);
+  REQUIRE(s.events.size() == 2);
+  CHECK(s.events[0]["ev"] == "start");
+  CHECK(s.events[1]["ev"] == "done");
+  CHECK(s.rest == "hellopartialtail");
+}
+
+TEST_CASE("foldEvents: a test that started and never finished is the running one") {
+  std::vector<nlohmann::json> ev = {
+      {{"ev", "start"}, {"name", "a"}, {"file", "/w/t.py"}, {"line", 3}},
+      {{"ev", "result"}, {"name", "a"}, {"file", "/w/t.py"}, {"line", 3}, {"status", "failed"}, {"kind", "assertion"},
+       {"message", "AssertionError: f(1) returned 2, expected 3"}, {"expected", "3"}, {"actual", "2"},
+       {"frames", {{{"file", "/w/t.py"}, {"line", 4}, {"function", "a"}}}}},
+      {{"ev", "start"}, {"name", "b"}, {"file", "/w/t.py"}, {"line", 7}},
+  };
+  auto o = foldEvents(ev);
+  REQUIRE(o.results.size() == 1);
+  CHECK(o.results[0].status == TestStatus::Failed);
+  CHECK(o.results[0].kind == FailureKind::Assertion);
+  CHECK(o.results[0].expected == "3");
+  CHECK(o.results[0].frames.at(0).line == 4);
+  REQUIRE(o.running);
+  CHECK(o.running->name == "b");
+  CHECK_FALSE(o.done);
+}
+
+TEST_CASE("foldEvents: loaded clears an import that succeeded") {
+  std::vector<nlohmann::json> ev = {{{"ev", "start"}, {"name", "m (import)"}}, {{"ev", "loaded"}, {"name", "m (import)"}},
+                                    {{"ev", "done"}}};
+  auto o = foldEvents(ev);
+  CHECK_FALSE(o.running);
+  CHECK(o.done);
+  CHECK(o.results.empty());
+}
+
+TEST_CASE("parseCompilerOutput reads gcc and clang errors") {
+  std::string out =
+      "/work/src/a.cpp: In function 'int f()':\n"
+      "/work/src/a.cpp:3:10: error: 'x' was not declared in this scope\n"
+      "/work/src/a.cpp:4:1: warning: no return statement [-Wreturn-type]\n"
+      "/work/src/b.h:9: error: expected ';'\n"
+      "In file included from x.cpp:1:\n"
+      "a.cpp:12:5: fatal error: missing.h: No such file or directory\n"
+      "/usr/bin/ld: /tmp/cc.o: in function `main':\n"
+      "/work/src/t.cpp:5: undefined reference to `g()'\n";
+  auto m = parseCompilerOutput(out);
+  REQUIRE(m.size() == 5);
+  CHECK(m[0].file == "/work/src/a.cpp");
+  CHECK(m[0].line == 3);
+  CHECK(m[0].column == 10);
+  CHECK(m[0].severity == "error");
+  CHECK(m[0].message == "'x' was not declared in this scope");
+  CHECK(m[1].severity == "warning");
+  CHECK(m[2].column == 0);
+  CHECK(m[3].severity == "fatal error");
+  CHECK(m[4].message == "undefined reference to `g()'");
+}
+
+TEST_CASE("parseGenericLocations finds file:line[:col] anywhere") {
+  auto m = parseGenericLocations("FAIL at src/m.rb:12:3: expected 1\n  (x.go:7)\nnothing here: 12\n");
+  REQUIRE(m.size() == 2);
+  CHECK(m[0].file == "src/m.rb");
+  CHECK(m[0].line == 12);
+  CHECK(m[0].column == 3);
+  CHECK(m[0].message == "expected 1");
+  CHECK(m[1].file == "x.go");
+  CHECK(m[1].line == 7);
+}
+
+TEST_CASE("parseAssertFailure reads glibc's message") {
+  auto a = parseAssertFailure("test: /work/src/t.cpp:12: int main(): Assertion `f(3) == 4' failed.\n");
+  REQUIRE(a);
+  CHECK(a->file == "/work/src/t.cpp");
+  CHECK(a->line == 12);
+  CHECK(a->function == "int main()");
+  CHECK(a->expression == "f(3) == 4");
+  CHECK_FALSE(parseAssertFailure("Segmentation fault"));
+}
+
+TEST_CASE("PathMap maps files, then prefixes, and leaves others alone") {
+  PathMap m;
+  m.addPrefix("/work/src/", "/home/u/proj");
+  m.addFile("/work/.gl/x", "/host/x");
+  CHECK(m.toHost("/work/src/a/b.py") == "/home/u/proj/a/b.py");
+  CHECK(m.toHost("/work/srcx/b.py") == "/work/srcx/b.py");
+  CHECK(m.toHost("/work/.gl/x") == "/host/x");
+  CHECK(m.toHost("/usr/lib/python3.11/x.py") == "/usr/lib/python3.11/x.py");
+}
+
+TEST_CASE("capText cuts on a UTF-8 boundary") {
+  std::string s = "ab\xc3\xa9";  // "abé"
+  auto c = capText(s, 3);
+  CHECK(c.rfind("ab\n[output truncated]", 0) == 0);
+  CHECK(capText("short", 10) == "short");
+}
+
+TEST_CASE("embedded harnesses are unwrapped to their language") {
+  auto py = harness::pythonHarness();
+  CHECK(py.rfind("# greenlight's Python test harness", 0) == 0);
+  CHECK(py.find("GLPY") == std::string_view::npos);
+  CHECK(py.find("def main():") != std::string_view::npos);
+  auto js = harness::nodeHarness();
+  CHECK(js.rfind("// greenlight's JavaScript test harness", 0) == 0);
+  CHECK(js.find("GLJS") == std::string_view::npos);
+  auto rep = harness::nodeReporter();
+  CHECK(rep.find("export default async function*") != std::string_view::npos);
+  CHECK(rep.find("GLJS") == std::string_view::npos);
+  auto cc = harness::cxxSupport();
+  CHECK(cc.find("set_terminate") != std::string_view::npos);
+  CHECK(cc.find("GLCC") == std::string_view::npos);
+}

@@ -1,0 +1,316 @@
+// Real runs through the sandbox: Python (pyenv shim and /usr/bin/python3), JavaScript, C++.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "TestUtil.h"
+#include "core/testing/Runner.h"
+#include "core/testing/TestService.h"
+
+using namespace greenlight::core::testing;
+using greenlight::test::TempWorkspace;
+
+namespace {
+
+RunOutcome runIn(const std::string& path, std::optional<int> line = std::nullopt, double timeout = 0,
+                 std::string python = "python3", OverlayProvider overlay = {}) {
+  TestService::Options o;
+  o.workers = 1;
+  TestService service(o);
+  RunRequest r;
+  r.path = path;
+  r.line = line;
+  r.timeoutSeconds = timeout;
+  r.config.pythonInterpreter = python;
+  r.overlay = std::move(overlay);
+  return service.runNow(std::move(r));
+}
+
+const TestResult* find(const RunResult& r, const std::string& name) {
+  for (const auto& t : r.tests)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+const Diagnostic* diagAt(const RunResult& r, const std::string& file, int line) {
+  for (const auto& d : r.diagnostics)
+    if (d.file == file && d.line == line) return &d;
+  return nullptr;
+}
+
+std::string describe(const RunResult& r) {
+  std::string s = "error=" + r.error + " stderr=" + r.stderrText + "\n";
+  for (const auto& t : r.tests) s += t.name + " " + std::string(testStatusName(t.status)) + " " + t.message + "\n";
+  for (const auto& d : r.diagnostics) s += d.file + ":" + std::to_string(d.line) + " " + d.code + " " + d.message + "\n";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("python: assertion operands, exceptions on the raising line, doctests, unittest") {
+  TempWorkspace ws;
+  auto src = ws.write("m.py",
+                      "def fib(n):\n"
+                      "    \"\"\"\n"
+                      "    >>> fib(3)\n"
+                      "    2\n"
+                      "    \"\"\"\n"
+                      "    a, b = 0, 1\n"
+                      "    for _ in range(n - 1):\n"
+                      "        a, b = b, a + b\n"
+                      "    return a\n"
+                      "\n"
+                      "\n"
+                      "def div(a, b):\n"
+                      "    return a / b\n");
+  auto test = ws.write("test_m.py",
+                       "import unittest\n"
+                       "from m import fib, div\n"
+                       "\n"
+                       "def test_fib():\n"
+                       "    print('some output')\n"
+                       "    assert fib(10) == 55\n"
+                       "\n"
+                       "def test_div():\n"
+                       "    assert div(1, 0) == 1\n"
+                       "\n"
+                       "class T(unittest.TestCase):\n"
+                       "    def test_eq(self):\n"
+                       "        self.assertEqual(fib(1), 0)\n"
+                       "    def test_ok(self):\n"
+                       "        self.assertTrue(True)\n");
+  for (std::string python : {"python3", "/usr/bin/python3"}) {
+    INFO(python);
+    auto o = runIn(src, std::nullopt, 0, python);
+    const auto& r = o.result;
+    INFO(describe(r));
+    REQUIRE(r.error.empty());
+    auto* fib = find(r, "test_fib");
+    REQUIRE(fib);
+    CHECK(fib->status == TestStatus::Failed);
+    CHECK(fib->message == "AssertionError: fib(10) returned 34, expected 55");
+    CHECK(fib->expected == "55");
+    CHECK(fib->actual == "34");
+    CHECK(fib->output == "some output\n");
+    auto* d = diagAt(r, test, 6);
+    REQUIRE(d);
+    CHECK(d->code == "test-failed");
+    CHECK(d->message == "test_fib: AssertionError: fib(10) returned 34, expected 55");
+    CHECK(diagAt(r, src, 1));  // the definition of fib
+    auto* div = find(r, "test_div");
+    REQUIRE(div);
+    CHECK(div->status == TestStatus::Error);
+    auto* dd = diagAt(r, src, 13);
+    REQUIRE(dd);
+    CHECK(dd->code == "runtime-error");
+    CHECK(dd->message == "test_div: ZeroDivisionError: division by zero");
+    auto* eq = find(r, "T.test_eq");
+    REQUIRE(eq);
+    CHECK(eq->status == TestStatus::Failed);
+    CHECK(eq->expected == "0");
+    CHECK(eq->actual == "1");
+    CHECK(find(r, "T.test_ok")->status == TestStatus::Passed);
+    auto* doc = find(r, "doctest:fib");
+    REQUIRE(doc);
+    CHECK(doc->status == TestStatus::Failed);
+    CHECK(diagAt(r, src, 3));
+    CHECK(r.summary.passed == 1);
+    CHECK(r.summary.failed == 3);
+    CHECK(r.summary.errors == 1);
+    REQUIRE(r.verdict);
+  }
+}
+
+TEST_CASE("python: unsaved text runs, syntax errors are compile errors, hangs time out on the loop") {
+  TempWorkspace ws;
+  auto src = ws.write("m.py", "def f():\n    return 1\n");
+  ws.write("test_m.py", "from m import f\n\ndef test_f():\n    assert f() == 2\n\ndef test_later():\n    pass\n");
+  auto o = runIn(src, std::nullopt, 0, "python3", [&](const std::string& p) -> std::optional<std::string> {
+    if (p == src) return std::string("def f():\n    return 2\n");
+    return std::nullopt;
+  });
+  INFO(describe(o.result));
+  CHECK(o.result.summary.passed == 2);
+  CHECK(o.result.summary.failed == 0);
+
+  ws.write("m.py", "def f():\n    return (1\n");
+  o = runIn(src);
+  INFO(describe(o.result));
+  REQUIRE(!o.result.diagnostics.empty());
+  CHECK(o.result.diagnostics[0].code == "compile-error");
+  CHECK(o.result.diagnostics[0].file == src);
+  CHECK(o.result.diagnostics[0].line == 2);
+
+  ws.write("m.py", "def f():\n    n = 0\n    while True:\n        n += 1\n    return n\n");
+  o = runIn(src, std::nullopt, 1.5);
+  INFO(describe(o.result));
+  auto* t = find(o.result, "test_f");
+  REQUIRE(t);
+  CHECK(t->status == TestStatus::Timeout);
+  const Diagnostic* d = nullptr;
+  for (const auto& x : o.result.diagnostics)
+    if (x.code == "timeout") d = &x;
+  REQUIRE(d);
+  CHECK(d->file == src);
+  CHECK((d->line == 3 || d->line == 4));
+  auto* later = find(o.result, "test_later");
+  REQUIRE(later);
+  CHECK(later->status == TestStatus::Skipped);
+}
+
+TEST_CASE("python: narrowing by line runs only the function's tests") {
+  TempWorkspace ws;
+  auto src = ws.write("m.py", "def a():\n    return 1\n\n\ndef b():\n    return 2\n");
+  ws.write("test_m.py", "from m import a, b\n\ndef test_a():\n    assert a() == 1\n\ndef test_b():\n    assert b() == 3\n");
+  auto o = runIn(src, 2);
+  INFO(describe(o.result));
+  REQUIRE(o.result.tests.size() == 1);
+  CHECK(o.result.tests[0].name == "test_a");
+  CHECK(o.result.summary.passed == 1);
+  o = runIn(src, 6);
+  REQUIRE(o.result.tests.size() == 1);
+  CHECK(o.result.tests[0].name == "test_b");
+  CHECK(o.result.summary.failed == 1);
+}
+
+TEST_CASE("javascript: node:test with actual/expected, console.assert, exceptions") {
+  TempWorkspace ws;
+  auto src = ws.write("m.js",
+                      "function add(a, b) {\n"
+                      "  return a - b;\n"
+                      "}\n"
+                      "function boom() {\n"
+                      "  throw new Error('boom');\n"
+                      "}\n"
+                      "module.exports = { add, boom };\n");
+  auto t1 = ws.write("m.test.js",
+                     "const test = require('node:test');\n"
+                     "const assert = require('node:assert');\n"
+                     "const { add, boom } = require('./m');\n"
+                     "test('adds', () => {\n"
+                     "  assert.strictEqual(add(2, 3), 5);\n"
+                     "});\n"
+                     "test('booms', () => { boom(); });\n"
+                     "test('fine', () => { assert.ok(true); });\n");
+  auto t2 = ws.write("test/m.test.js",
+                     "const { add } = require('../m');\n"
+                     "console.assert(add(1, 1) === 0);\n"
+                     "console.assert(add(1, 1) === 2);\n");
+  auto o = runIn(src);
+  const auto& r = o.result;
+  INFO(describe(r));
+  REQUIRE(r.error.empty());
+  auto* adds = find(r, "adds");
+  REQUIRE(adds);
+  CHECK(adds->status == TestStatus::Failed);
+  CHECK(adds->message == "AssertionError: add(2, 3) returned -1, expected 5");
+  CHECK(adds->expected == "5");
+  CHECK(diagAt(r, t1, 5));
+  auto* booms = find(r, "booms");
+  REQUIRE(booms);
+  CHECK(booms->status == TestStatus::Error);
+  auto* bd = diagAt(r, src, 5);
+  REQUIRE(bd);
+  CHECK(bd->code == "runtime-error");
+  CHECK(find(r, "fine")->status == TestStatus::Passed);
+  auto* plain = find(r, "m.test.js");
+  REQUIRE(plain);
+  CHECK(plain->file == t2);
+  CHECK(plain->status == TestStatus::Failed);
+  CHECK(plain->message.find("console.assert(add(1, 1) === 2) failed") != std::string::npos);
+  CHECK(diagAt(r, t2, 3));
+}
+
+TEST_CASE("javascript: a hang is a timeout for the running test") {
+  TempWorkspace ws;
+  auto src = ws.write("m.js", "function spin() {\n  for (;;) {}\n}\nmodule.exports = { spin };\n");
+  ws.write("m.test.js", "const { spin } = require('./m');\nspin();\n");
+  auto o = runIn(src, std::nullopt, 1.0);
+  INFO(describe(o.result));
+  REQUIRE(o.result.tests.size() == 1);
+  CHECK(o.result.tests[0].status == TestStatus::Timeout);
+  REQUIRE(!o.result.diagnostics.empty());
+  CHECK(o.result.diagnostics[0].code == "timeout");
+}
+
+TEST_CASE("c++: assert+main, compile errors, uncaught exceptions, crashes, hangs") {
+  TempWorkspace ws;
+  auto src = ws.write("m.cpp",
+                      "#include <stdexcept>\n"
+                      "int twice(int x) {\n"
+                      "  return x * 3;\n"
+                      "}\n"
+                      "int thrower(int x) {\n"
+                      "  if (x > 0) throw std::runtime_error(\"bad x\");\n"
+                      "  return 0;\n"
+                      "}\n");
+  auto test = ws.write("m_test.cpp",
+                       "#include <cassert>\n"
+                       "int twice(int);\n"
+                       "int thrower(int);\n"
+                       "int main() {\n"
+                       "  assert(twice(2) == 4);\n"
+                       "  return 0;\n"
+                       "}\n");
+  auto o = runIn(src);
+  INFO(describe(o.result));
+  REQUIRE(o.result.tests.size() == 1);
+  CHECK(o.result.tests[0].status == TestStatus::Failed);
+  CHECK(o.result.tests[0].message == "assertion failed: twice(2) == 4");
+  auto* d = diagAt(o.result, test, 5);
+  REQUIRE(d);
+  CHECK(d->code == "test-failed");
+  CHECK(diagAt(o.result, src, 2));  // the definition of twice
+
+  ws.write("m_test.cpp", "#include <cassert>\nint thrower(int);\nint main() {\n  thrower(1);\n}\n");
+  o = runIn(src);
+  INFO(describe(o.result));
+  REQUIRE(o.result.tests.size() == 1);
+  CHECK(o.result.tests[0].status == TestStatus::Error);
+  CHECK(o.result.tests[0].message.find("bad x") != std::string::npos);
+  auto* ed = diagAt(o.result, src, 6);
+  REQUIRE(ed);
+  CHECK(ed->code == "runtime-error");
+
+  ws.write("m_test.cpp", "int main() {\n  int x = \"no\";\n}\n");
+  o = runIn(src);
+  INFO(describe(o.result));
+  auto* cd = diagAt(o.result, test, 2);
+  REQUIRE(cd);
+  CHECK(cd->code == "compile-error");
+  CHECK(cd->column == 11);
+
+  ws.write("m.cpp", "int spin(int x) {\n  volatile int y = x;\n  while (y >= 0) y = y + 1 - 1;\n  return y;\n}\n");
+  ws.write("m_test.cpp", "int spin(int);\nint main() {\n  return spin(1);\n}\n");
+  o = runIn(src, std::nullopt, 1.0);
+  INFO(describe(o.result));
+  REQUIRE(o.result.tests.size() == 1);
+  CHECK(o.result.tests[0].status == TestStatus::Timeout);
+  auto* td = diagAt(o.result, src, 3);
+  REQUIRE(td);
+  CHECK(td->code == "timeout");
+}
+
+TEST_CASE("c++: Catch2 test cases are reported one by one") {
+  TempWorkspace ws;
+  auto src = ws.write("m.hpp", "#pragma once\ninline int sq(int x) { return x * x + (x == 3); }\n");
+  auto test = ws.write("m_test.cpp",
+                       "#include <catch2/catch.hpp>\n"
+                       "#include \"m.hpp\"\n"
+                       "TEST_CASE(\"squares small\") {\n"
+                       "  REQUIRE(sq(2) == 4);\n"
+                       "}\n"
+                       "TEST_CASE(\"squares three\") {\n"
+                       "  REQUIRE(sq(3) == 9);\n"
+                       "}\n");
+  auto o = runIn(src, std::nullopt, 30);
+  INFO(describe(o.result));
+  REQUIRE(o.result.tests.size() == 2);
+  CHECK(find(o.result, "squares small")->status == TestStatus::Passed);
+  auto* three = find(o.result, "squares three");
+  REQUIRE(three);
+  CHECK(three->status == TestStatus::Failed);
+  CHECK(three->actual == "10");
+  CHECK(three->expected == "9");
+  CHECK(diagAt(o.result, test, 7));
+}
