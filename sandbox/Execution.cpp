@@ -11,6 +11,7 @@
 //
 // The clone() child runs Steps.h's steps only; see Plan.h for why it must not allocate.
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
 #include <sched.h>
@@ -141,6 +142,14 @@ class SandboxExecution final : public Execution {
         return failSetup(std::string("spawn: stdin: ") + std::strerror(e));
       }
     }
+    int bpfPipe[2] = {-1, -1};
+    if (plan_->seccomp == nullptr && ::pipe2(bpfPipe, O_CLOEXEC) != 0) {
+      int e = errno;
+      for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1], status[0], status[1], childIn, inPipe[1]})
+        if (fd >= 0) ::close(fd);
+      return failSetup(std::string("spawn: pipe: ") + std::strerror(e));
+    }
+    plan_->seccompPipe = bpfPipe[0];
     plan_->stdinFd = childIn;
     plan_->stdoutFd = outPipe[1];
     plan_->stderrFd = errPipe[1];
@@ -153,9 +162,21 @@ class SandboxExecution final : public Execution {
     if (pid == 0) detail::childMain(*plan_);
     int cloneErr = errno;
     // Parent: the child's ends go.
-    for (int fd : {outPipe[1], errPipe[1], status[1], childIn}) if (fd >= 0) ::close(fd);
+    for (int fd : {outPipe[1], errPipe[1], status[1], childIn, bpfPipe[0]}) if (fd >= 0) ::close(fd);
+    if (pid > 0 && bpfPipe[1] >= 0) {
+      // First use of this profile in the process: compile now, while the child builds its
+      // mounts, and hand it the program (a few KB: fits the pipe, never blocks).
+      std::string error;
+      const sock_fprog* prog = detail::seccompProgram(plan_->profile, policy_.network, &error);
+      std::uint32_t length = prog != nullptr ? prog->len : 0;
+      std::string bytes(reinterpret_cast<const char*>(&length), sizeof length);
+      if (prog != nullptr) bytes.append(reinterpret_cast<const char*>(prog->filter), prog->len * sizeof(sock_filter));
+      if (::write(bpfPipe[1], bytes.data(), bytes.size()) != static_cast<ssize_t>(bytes.size()) || prog == nullptr)
+        seccompError_ = "seccomp: compile: " + (error.empty() ? std::string("could not hand the filter over") : error);
+      closeFd(bpfPipe[1]);
+    }
     if (pid < 0) {
-      for (int fd : {outPipe[0], errPipe[0], status[0], inPipe[1]}) if (fd >= 0) ::close(fd);
+      for (int fd : {outPipe[0], errPipe[0], status[0], inPipe[1], bpfPipe[1]}) if (fd >= 0) ::close(fd);
       if (mode == Mode::UserNs && (cloneErr == EPERM || cloneErr == ENOSPC || cloneErr == EINVAL || cloneErr == EUSERS)) {
         detail::markUserNsUnusable();
         detail::removeTree(hostScratch_);
@@ -232,7 +253,7 @@ class SandboxExecution final : public Execution {
     iso.netNs = ns && plan_->netNs;
     iso.cgroup = false;
     iso.landlockAbi = plan_->landlockAbi;
-    iso.seccomp = plan_->seccomp != nullptr;
+    iso.seccomp = true;  // always loaded (a child that cannot load it fails its setup)
     return iso;
   }
 
@@ -473,6 +494,7 @@ class SandboxExecution final : public Execution {
       signaled = true;
       sig = initStatus_;
     }
+    if (!seccompError_.empty()) setupError_ = seccompError_;
     if (!setupError_.empty() && !(gotExit_ && cause_)) {
       v.status = Status::SetupError;
       v.setupError = setupError_;
@@ -536,7 +558,7 @@ class SandboxExecution final : public Execution {
   std::unique_ptr<detail::LaunchPlan> plan_;
   Mode mode_ = Mode::UserNs;
   Verdict verdict_;
-  std::string hostScratch_, setupError_, stderrTail_;
+  std::string hostScratch_, setupError_, seccompError_, stderrTail_;
   int pidfd_ = -1, stdout_ = -1, stderr_ = -1, status_ = -1, listener_ = -1, stdinWrite_ = -1;
   pid_t pid_ = -1;
   std::size_t stdoutBytes_ = 0, stderrBytes_ = 0, stdinOffset_ = 0;

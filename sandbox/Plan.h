@@ -101,6 +101,10 @@ struct LaunchPlan {
   std::vector<LandlockRule> landlockRules;
 
   const sock_fprog* seccomp = nullptr;  // cached, owned by the profile cache
+  // When the profile was not compiled yet, the parent clones first and compiles while the
+  // child builds its mounts; the BPF then arrives on this pipe (u32 length + instructions).
+  int seccompPipe = -1;
+  Profile profile = Profile::Native;
 
   // Child-side fds (inherited through clone; the child dup2s them onto 0/1/2).
   int stdinFd = -1;        // -1 with inheritStdin: leave fd 0 alone

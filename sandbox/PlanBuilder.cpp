@@ -420,13 +420,10 @@ PlanOutcome buildPlan(const Policy& policy, Mode mode, bool tryUserNs, LaunchPla
   }
   (void)root;
 
-  std::string seccompError;
-  Profile profile = resolveProfile(policy.profile, argv0);
-  plan.seccomp = seccompProgram(profile, policy.network, &seccompError);
-  if (plan.seccomp == nullptr) {
-    removeTree(out.hostScratch);
-    return failWith("seccomp: " + seccompError);
-  }
+  // A profile compiled earlier in this process is used directly; otherwise the caller
+  // compiles it after clone(), overlapping with the child's setup (see LaunchPlan).
+  plan.profile = resolveProfile(policy.profile, argv0);
+  plan.seccomp = cachedSeccompProgram(plan.profile, policy.network);
   out.ok = true;
   return out;
 }

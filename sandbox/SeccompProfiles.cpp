@@ -245,9 +245,20 @@ std::string_view profileName(Profile profile) {
   return "native";
 }
 
+namespace {
+std::mutex gCacheMutex;
+std::map<std::pair<int, bool>, std::unique_ptr<Compiled>> gCache;
+}  // namespace
+
+const sock_fprog* cachedSeccompProgram(Profile profile, bool network) {
+  std::lock_guard<std::mutex> lock(gCacheMutex);
+  auto it = gCache.find(std::make_pair(static_cast<int>(profile), network));
+  return it == gCache.end() ? nullptr : &it->second->prog;
+}
+
 const sock_fprog* seccompProgram(Profile profile, bool network, std::string* error) {
-  static std::mutex mutex;
-  static std::map<std::pair<int, bool>, std::unique_ptr<Compiled>> cache;
+  auto& mutex = gCacheMutex;
+  auto& cache = gCache;
   std::lock_guard<std::mutex> lock(mutex);
   auto key = std::make_pair(static_cast<int>(profile), network);
   auto it = cache.find(key);

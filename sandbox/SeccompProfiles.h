@@ -15,8 +15,11 @@ namespace greenlight::sandbox::detail {
 Profile resolveProfile(Profile requested, const std::string& argv0);
 std::string_view profileName(Profile profile);
 
-// The compiled BPF for (profile, network). nullptr and *error set when libseccomp fails.
+// The compiled BPF for (profile, network), compiling it on first use. nullptr and *error set
+// when libseccomp fails.
 const sock_fprog* seccompProgram(Profile profile, bool network, std::string* error);
+// The BPF if it was compiled already, else nullptr (never compiles).
+const sock_fprog* cachedSeccompProgram(Profile profile, bool network);
 
 // "ptrace", or "syscall 1234" when libseccomp does not know the number; a foreign
 // architecture is named too ("x86 syscall 11").

@@ -33,12 +33,23 @@ bool processSetup(const LaunchPlan& plan) {
   if (plan.stdinFd >= 0 && ::dup2(plan.stdinFd, 0) < 0) return fail(plan, "dup2", "stdin");
   if (::dup2(plan.stdoutFd, 1) < 0) return fail(plan, "dup2", "stdout");
   if (::dup2(plan.stderrFd, 2) < 0) return fail(plan, "dup2", "stderr");
-  // Everything but 0/1/2 and the status socket goes away now; the status socket is
-  // close-on-exec, so the payload never sees it.
-  if (plan.statusFd > 3 && ::syscall(SYS_close_range, 3u, static_cast<unsigned>(plan.statusFd - 1), 0u) != 0)
-    return fail(plan, "close_range", nullptr);
-  if (::syscall(SYS_close_range, static_cast<unsigned>(plan.statusFd + 1), UINT_MAX, 0u) != 0)
-    return fail(plan, "close_range", nullptr);
+  // Everything but 0/1/2, the status socket and (until the filter is loaded) the seccomp
+  // pipe goes away now; both are close-on-exec, so the payload never sees them.
+  int keepA = plan.statusFd, keepB = plan.seccompPipe >= 0 ? plan.seccompPipe : plan.statusFd;
+  if (keepA > keepB) {
+    int t = keepA;
+    keepA = keepB;
+    keepB = t;
+  }
+  unsigned from = 3;
+  for (int keep : {keepA, keepB}) {
+    if (keep >= static_cast<int>(from)) {
+      if (keep > static_cast<int>(from) && ::syscall(SYS_close_range, from, static_cast<unsigned>(keep - 1), 0u) != 0)
+        return fail(plan, "close_range", nullptr);
+      from = static_cast<unsigned>(keep + 1);
+    }
+  }
+  if (::syscall(SYS_close_range, from, UINT_MAX, 0u) != 0) return fail(plan, "close_range", nullptr);
 
   struct sigaction dfl;
   std::memset(&dfl, 0, sizeof dfl);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "sandbox/steps/ChildIo.h"
@@ -15,10 +16,43 @@
 
 namespace greenlight::sandbox::detail {
 
+namespace {
+
+constexpr unsigned kMaxInstructions = 4096;  // BPF_MAXINSNS
+
+bool readExactly(int fd, void* buf, std::size_t size) {
+  auto* p = static_cast<char*>(buf);
+  while (size > 0) {
+    ssize_t n = ::read(fd, p, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
 bool loadSeccomp(const LaunchPlan& plan) {
-  if (plan.seccomp == nullptr) return true;
+  const sock_fprog* program = plan.seccomp;
+  sock_filter code[kMaxInstructions];
+  sock_fprog received{};
+  if (program == nullptr) {
+    std::uint32_t length = 0;
+    errno = 0;
+    if (plan.seccompPipe < 0 || !readExactly(plan.seccompPipe, &length, sizeof length) || length == 0 ||
+        length > kMaxInstructions || !readExactly(plan.seccompPipe, code, length * sizeof(sock_filter))) {
+      reportFailure(plan.statusFd, "seccomp", "read", "compiled filter from the supervisor", errno != 0 ? errno : EIO);
+      return false;
+    }
+    ::close(plan.seccompPipe);
+    received.len = static_cast<unsigned short>(length);
+    received.filter = code;
+    program = &received;
+  }
   int listener = static_cast<int>(::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-                                            SECCOMP_FILTER_FLAG_NEW_LISTENER, plan.seccomp));
+                                            SECCOMP_FILTER_FLAG_NEW_LISTENER, program));
   if (listener < 0) {
     reportFailure(plan.statusFd, "seccomp", "seccomp", "SECCOMP_SET_MODE_FILTER", errno);
     return false;
