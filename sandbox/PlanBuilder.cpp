@@ -35,11 +35,10 @@ constexpr std::size_t kMaxEtcFile = 1 << 20;
 // Top-level host entries that hold the system's programs and libraries.
 constexpr const char* kSystemDirs[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
 // Read into the new /etc (files, symlinks, or directories of them, one level deep).
-constexpr const char* kEtcEntries[] = {
-    "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/nsswitch.conf", "/etc/localtime",
-    "/etc/timezone", "/etc/host.conf", "/etc/protocols", "/etc/services", "/etc/os-release",
-    "/etc/debian_version", "/etc/python3", "/etc/python3.11", "/etc/gai.conf",
-    "/etc/mime.types", "/etc/locale.alias", "/etc/inputrc"};
+// Kept short: every entry costs a read here once per process and a write per run.
+constexpr const char* kEtcEntries[] = {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+                                       "/etc/nsswitch.conf", "/etc/localtime", "/etc/protocols",
+                                       "/etc/services", "/etc/os-release", "/etc/python3", "/etc/python3.11"};
 // Only with --net.
 constexpr const char* kEtcNetEntries[] = {"/etc/resolv.conf"};
 // Directories bound read-only (one mount instead of hundreds of symlinks or files):

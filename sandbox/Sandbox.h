@@ -9,6 +9,21 @@
 // One Execution object must be driven by one thread at a time. probeIsolation() is computed
 // once (thread-safe static) and cached for the life of the process.
 //
+// What the sandboxed command sees: uid/gid 1000 ("sandbox"), a read-only root holding /usr
+// (and the /bin, /lib* links), a minimal /etc (loader cache, nsswitch, alternatives; passwd,
+// group and hosts synthesized; never shadow), /dev/{null,zero,random,urandom}, a fresh /proc,
+// writable size-capped tmpfs /tmp (also /dev/shm) and /work (the default working directory),
+// the Policy's binds, and an environment of PATH, LANG=C.UTF-8, HOME=/tmp, TMPDIR=/tmp,
+// USER/LOGNAME=sandbox plus Policy::env. No network unless Policy::network.
+// When the caller is root, the sandbox's host uid is 65534 (never 0): a writable bind must be
+// writable by that uid. Bind sources are resolved with the caller's rights before the drop,
+// so a world-readable prefix under a root-only directory (/root/.pyenv/versions/X) binds fine.
+//
+// Limits without a delegated cgroup are rlimits; memory_limit, process_limit and
+// file_size_limit are then recognised from the signal (SIGXCPU, SIGXFSZ), the tasks left at
+// the end, max RSS and the runtime's own message on stderr (MemoryError, std::bad_alloc,
+// "JavaScript heap out of memory", "File too large", "Resource temporarily unavailable").
+//
 // Depends on libc and libseccomp only (no JSON, no Asio, no LSP).
 #pragma once
 
@@ -80,8 +95,9 @@ struct Policy {
   std::vector<std::string> env;        // "K=V"; added to the scratch-built PATH/LANG/HOME/TMPDIR
   std::string workdir;                 // inside the sandbox; empty: the scratch dir /work
   std::vector<Bind> binds;             // extra binds (interpreter prefixes, workspace, --ro/--rw)
-  // Host directory whose contents are copied into (or bind-mounted as) the writable scratch
-  // /work. Empty: /work starts empty.
+  // Host directory whose contents are copied into the writable scratch /work before the run
+  // (regular files, directories, symlinks; capped by scratchSizeMb). The host copy is never
+  // written. Empty: /work starts empty.
   std::string scratchSource;
 
   double timeLimitSec = 10;            // wall clock

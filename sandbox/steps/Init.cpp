@@ -120,7 +120,8 @@ void runInitAndPayload(const LaunchPlan& plan, std::uint32_t layers) {
   std::memset(&m, 0, sizeof m);
   m.kind = MessageKind::Exited;
   m.waitStatus = payloadStatus;
-  m.liveTasks = countLiveTasks();
+  // Only a failed run can be a process-limit case; a clean exit skips the /proc walk.
+  m.liveTasks = payloadStatus == 0 ? 0 : countLiveTasks();
   sendMessage(plan.statusFd, m);
   ::_exit(0);
 }

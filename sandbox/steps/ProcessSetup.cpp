@@ -54,10 +54,11 @@ bool processSetup(const LaunchPlan& plan) {
   struct sigaction dfl;
   std::memset(&dfl, 0, sizeof dfl);
   dfl.sa_handler = SIG_DFL;
-  for (int sig = 1; sig < NSIG; ++sig) {
-    if (sig == SIGKILL || sig == SIGSTOP) continue;
-    ::sigaction(sig, &dfl, nullptr);  // EINVAL for the few reserved numbers is fine
-  }
+  // execve resets handled signals by itself; only ignored ones survive it. These are the ones
+  // a supervisor ignores in practice (a CLI ignores SIGPIPE, servers SIGHUP/SIGCHLD...).
+  for (int sig : {SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGCHLD, SIGTSTP,
+                  SIGTTIN, SIGTTOU, SIGURG, SIGXCPU, SIGXFSZ, SIGWINCH, SIGIO, SIGPROF, SIGVTALRM})
+    ::sigaction(sig, &dfl, nullptr);
   sigset_t none;
   sigemptyset(&none);
   if (::sigprocmask(SIG_SETMASK, &none, nullptr) != 0) return fail(plan, "sigprocmask", nullptr);
