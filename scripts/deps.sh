@@ -9,8 +9,9 @@ greenlight_packages() {
               libcurl4-openssl-dev libseccomp-dev catch2 python3)
   if [ "${1:-}" = test ]; then
     # node/npm: JavaScript runner and the mock-llm peer; clang + libclang-rt: libFuzzer;
-    # libssl-dev: HumanEval-X CPP/162; bubblewrap + hyperfine: benchmarks; passwd: useradd
-    pkgs+=(nodejs npm clang libclang-rt-14-dev libssl-dev bubblewrap hyperfine passwd)
+    # libssl-dev: HumanEval-X CPP/162; bubblewrap + hyperfine: benchmarks; passwd: useradd;
+    # neovim: the Neovim plugin's end-to-end tests
+    pkgs+=(nodejs npm clang libclang-rt-14-dev libssl-dev bubblewrap hyperfine passwd neovim)
   fi
   printf '%s\n' "${pkgs[@]}"
 }
