@@ -152,11 +152,13 @@ async function main(): Promise<number> {
     const cap = caps.codeActionProvider;
     want(typeof cap === 'object' && cap.resolveProvider === true, `codeActionProvider ${JSON.stringify(cap)}: resolveProvider must be true`);
     const kinds = typeof cap === 'object' ? cap.codeActionKinds ?? [] : [];
-    for (const k of ['source.greenlight.runTests', 'refactor.rewrite.greenlight', 'quickfix']) {
+    // generate/fix (refactor.rewrite.greenlight, quickfix) arrive with the generation pipeline;
+    // until then the server must not advertise what it cannot do.
+    for (const k of ['source.greenlight.runTests']) {
       want(kinds.includes(k), `codeActionKinds lacks ${k} (has ${JSON.stringify(kinds)})`);
     }
     const commands = caps.executeCommandProvider?.commands ?? [];
-    for (const c of ['greenlight.runTests', 'greenlight.generate', 'greenlight.fix', 'greenlight.cancel']) {
+    for (const c of ['greenlight.runTests', 'greenlight.cancel']) {
       want(commands.includes(c), `executeCommandProvider lacks ${c} (has ${JSON.stringify(commands)})`);
     }
     // vscode-languageclient registers the server's commands as VS Code commands: a clash with

@@ -77,11 +77,13 @@ H.run(60, function()
   want(type(caps.codeActionProvider) == 'table', 'codeActionProvider is not an object: ' .. vim.inspect(caps.codeActionProvider))
   want(cap.resolveProvider == true, 'codeActionProvider.resolveProvider is not true')
   local kinds = cap.codeActionKinds or {}
-  for _, kind in ipairs({ 'source.greenlight.runTests', 'refactor.rewrite.greenlight', 'quickfix' }) do
+  -- generate/fix (refactor.rewrite.greenlight, quickfix) arrive with the generation pipeline;
+  -- until then the server must not advertise what it cannot do.
+  for _, kind in ipairs({ 'source.greenlight.runTests' }) do
     want(vim.tbl_contains(kinds, kind), 'codeActionKinds lacks ' .. kind .. ' (has ' .. vim.inspect(kinds) .. ')')
   end
   local commands = (caps.executeCommandProvider or {}).commands or {}
-  for _, command in ipairs({ 'greenlight.runTests', 'greenlight.generate', 'greenlight.fix', 'greenlight.cancel' }) do
+  for _, command in ipairs({ 'greenlight.runTests', 'greenlight.cancel' }) do
     want(vim.tbl_contains(commands, command), 'executeCommandProvider lacks ' .. command .. ' (has ' .. vim.inspect(commands) .. ')')
   end
   if #gaps > 0 then H.fail(#gaps .. ' capability gap(s):\n  ' .. table.concat(gaps, '\n  ')) end
