@@ -90,19 +90,20 @@ TEST_CASE("Python: same-file tests and doctests") {
 
 TEST_CASE("narrowing to the function at LINE by name or call") {
   TempWorkspace ws;
-  auto src = ws.write("m.py", "def fib(n):\n    return n\n\n\ndef is_prime(n):\n    return True\n");
+  auto src = ws.write("m.py", "def fib(n):\n    return n\n\nX = 1\n\ndef is_prime(n):\n    return True\n");
   ws.write("test_m.py",
            "from m import fib, is_prime\n\ndef test_fib():\n    assert fib(1) == 1\n\n"
            "def test_primes():\n    assert is_prime(2)\n\ndef test_mixed():\n    assert fib(2) == 1\n");
-  auto plan = discover(src, 6);
+  auto plan = discover(src, 7);
   REQUIRE(plan.function);
   CHECK(plan.function->name == "is_prime");
-  CHECK(plan.function->line == 5);
+  CHECK(plan.function->line == 6);
   CHECK(plan.selected == std::vector<std::string>{"test_primes"});
   plan = discover(src, 2);
   CHECK(plan.selected == std::vector<std::string>{"test_fib", "test_mixed"});
   // A line outside any function: every nearby test.
-  plan = discover(src, 3);
+  plan = discover(src, 4);
+  CHECK_FALSE(plan.function);
   CHECK(plan.selected.empty());
 }
 

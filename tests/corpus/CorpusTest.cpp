@@ -1,0 +1,242 @@
+// Corpus checks (label "corpus"): every reference solution of HumanEval, HumanEval-X
+// (Python, C++, JavaScript) and sanitized MBPP, turned into a source file plus a nearby test
+// file, runs through the TestService exactly as `greenlight run` does and must pass (JS/112 and
+// JS/155 must fail: their references are wrong upstream); broken variants must fail with the
+// right code on the right line. Counts and times are printed.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <thread>
+#include <sstream>
+
+#include "Corpus.h"
+#include "core/testing/TestService.h"
+
+using namespace greenlight::corpus;
+namespace t = greenlight::core::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kShared = GL_SHARED_DIR;
+const std::string kNpmDir = GL_CORPUS_NPM_DIR;
+
+struct Workspace {
+  std::string root;
+  Workspace() {
+    char tmpl[] = "/tmp/gl-corpus-XXXXXX";
+    if (!::mkdtemp(tmpl)) throw std::runtime_error("mkdtemp");
+    root = tmpl;
+  }
+  ~Workspace() {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  }
+};
+
+void writeFile(const std::string& path, const std::string& text) {
+  fs::create_directories(fs::path(path).parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string lineOf(const std::string& text, int line) {
+  std::istringstream in(text);
+  std::string l;
+  for (int i = 1; std::getline(in, l); ++i)
+    if (i == line) return l;
+  return "";
+}
+
+struct Job {
+  Case c;
+  std::string dir, sourcePath, testPath;
+  t::RunHandle handle;
+};
+
+struct Tally {
+  int total = 0, ok = 0;
+  std::vector<std::string> failures;
+};
+
+std::string describe(const t::RunResult& r) {
+  std::string s = r.error.empty() ? "" : "error: " + r.error + "\n";
+  for (const auto& x : r.tests) s += "  test " + x.name + " " + std::string(t::testStatusName(x.status)) + ": " + x.message + "\n";
+  for (const auto& d : r.diagnostics) s += "  diag " + d.file + ":" + std::to_string(d.line) + " " + d.code + "\n";
+  if (r.tests.empty()) s += "  stderr: " + r.stderrText.substr(0, 400) + "\n";
+  return s;
+}
+
+// Checks one finished case against what its variant must produce; "" when as expected.
+std::string verify(const Job& j, const t::RunOutcome& o, bool mustFail) {
+  const auto& r = o.result;
+  if (!r.error.empty()) return "run error: " + r.error;
+  if (o.noTests) return "no tests found";
+  const int bad = r.summary.failed + r.summary.errors;
+  auto hasDiag = [&](const std::string& code, const std::string& file, int line) {
+    for (const auto& d : r.diagnostics)
+      if (d.code == code && (file.empty() || d.file == file) && (line == 0 || d.line == line)) return true;
+    return false;
+  };
+  switch (j.c.variant) {
+    case Variant::Reference:
+      if (mustFail) return bad > 0 ? "" : "expected a failure (wrong upstream reference), got a pass";
+      if (bad > 0 || r.summary.passed == 0) return "reference did not pass";
+      return "";
+    case Variant::Raise:
+      return hasDiag("runtime-error", j.sourcePath, j.c.expectedLine) ? "" : "no runtime-error at the injected line " + std::to_string(j.c.expectedLine);
+    case Variant::SyntaxError:
+      return hasDiag("compile-error", j.sourcePath, j.c.expectedLine) ? "" : "no compile-error at the injected line " + std::to_string(j.c.expectedLine);
+    case Variant::InfiniteLoop:
+      if (j.c.problem.lang == Lang::JavaScript) return hasDiag("timeout", "", 0) ? "" : "no timeout diagnostic";
+      return hasDiag("timeout", j.sourcePath, j.c.expectedLine) ? "" : "no timeout at the injected line " + std::to_string(j.c.expectedLine);
+    case Variant::WrongReturn: {
+      if (bad == 0) return "a wrong return value passed";
+      // The assertion that caught it, in the test file, on a line that asserts; or the check
+      // choking on the wrong value (a runtime error raised in the test file).
+      for (const auto& d : r.diagnostics) {
+        if (d.file != j.testPath) continue;
+        if (d.code == "test-failed" && lineOf(j.c.problem.test, d.line).find("assert") != std::string::npos) return "";
+        if (d.code == "runtime-error") return "";
+      }
+      return "no test-failed diagnostic on an assert line of the test file";
+    }
+  }
+  return "?";
+}
+
+struct Suite {
+  std::string name;
+  std::vector<Problem> problems;
+  // Variants run for records whose index % stride == 0 (0: never).
+  std::map<Variant, int> stride;
+  std::set<std::string> mustFail, skip;
+};
+
+void runSuite(const Suite& s) {
+  Workspace ws;
+  t::TestService::Options options;
+  options.workers = std::max(2u, std::thread::hardware_concurrency());
+  t::TestService service(options);
+  std::vector<std::unique_ptr<Job>> jobs;
+  auto start = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < s.problems.size(); ++i) {
+    const Problem& p = s.problems[i];
+    if (s.skip.count(p.id)) continue;
+    for (Variant v : {Variant::Reference, Variant::Raise, Variant::WrongReturn, Variant::SyntaxError, Variant::InfiniteLoop}) {
+      if (v != Variant::Reference) {
+        auto it = s.stride.find(v);
+        if (it == s.stride.end() || it->second == 0 || i % static_cast<std::size_t>(it->second) != 0) continue;
+        if (v == Variant::WrongReturn && !p.wrongReturnSupported) continue;
+        if (p.bodyLine <= 0 || p.entry.empty()) continue;
+      }
+      auto j = std::make_unique<Job>();
+      j->c = makeCase(p, v);
+      std::string safe = p.id;
+      std::replace(safe.begin(), safe.end(), '/', '-');
+      j->dir = ws.root + "/" + safe + "-" + variantName(v);
+      writeFile(j->dir + "/.greenlight.json", "{}\n");
+      j->sourcePath = j->dir + "/" + p.sourceName;
+      j->testPath = j->dir + "/" + p.testName;
+      writeFile(j->sourcePath, j->c.source);
+      writeFile(j->testPath, p.test);
+      if (p.id == "JavaScript/162" && fs::exists(kNpmDir + "/node_modules/js-md5"))
+        fs::copy(kNpmDir + "/node_modules", j->dir + "/node_modules", fs::copy_options::recursive);
+      t::RunRequest req;
+      req.path = j->sourcePath;
+      req.workspaceRoot = j->dir;
+      // HumanEval docstring examples are illustrations, not exact doctests: the corpus runs the
+      // record's own tests (the examples/ workspace and the unit tests cover doctests).
+      req.doctests = false;
+      req.timeoutSeconds = v == Variant::InfiniteLoop ? 1.0 : 20.0;
+      j->handle = service.start(std::move(req));
+      jobs.push_back(std::move(j));
+    }
+  }
+  std::map<std::string, Tally> tallies;
+  for (auto& j : jobs) {
+    const auto& o = j->handle.wait();
+    auto& tally = tallies[variantName(j->c.variant)];
+    ++tally.total;
+    std::string why = verify(*j, o, s.mustFail.count(j->c.problem.id) > 0);
+    if (why.empty()) {
+      ++tally.ok;
+    } else {
+      tally.failures.push_back(j->c.problem.id + " [" + variantName(j->c.variant) + "]: " + why + "\n" + describe(o.result));
+    }
+  }
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("corpus %s: %zu records, %zu runs in %.1f s\n", s.name.c_str(), s.problems.size(), jobs.size(), secs);
+  for (const auto& [name, tally] : tallies) std::printf("  %-14s %d/%d as expected\n", name.c_str(), tally.ok, tally.total);
+  std::fflush(stdout);
+  for (const auto& [name, tally] : tallies) {
+    for (const auto& f : tally.failures) UNSCOPED_INFO(f);
+    CHECK(tally.ok == tally.total);
+  }
+}
+
+template <class F>
+std::vector<Problem> load(const std::string& path, F convert) {
+  std::vector<Problem> out;
+  for (const auto& r : readJsonLinesGz(path)) out.push_back(convert(r));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("corpus: HumanEval (Python)") {
+  Suite s;
+  s.name = "humaneval";
+  s.problems = load(kShared + "/corpora/humaneval/HumanEval.jsonl.gz", fromHumanEval);
+  REQUIRE(s.problems.size() == 164);
+  s.stride = {{Variant::Raise, 1}, {Variant::WrongReturn, 1}, {Variant::SyntaxError, 1}, {Variant::InfiniteLoop, 8}};
+  runSuite(s);
+}
+
+TEST_CASE("corpus: HumanEval-X Python") {
+  Suite s;
+  s.name = "humaneval-x python";
+  s.problems = load(kShared + "/corpora/humaneval-x/humaneval_python.jsonl.gz", fromHumanEvalXPython);
+  REQUIRE(s.problems.size() == 164);
+  s.stride = {{Variant::Raise, 4}, {Variant::WrongReturn, 4}, {Variant::SyntaxError, 4}, {Variant::InfiniteLoop, 16}};
+  runSuite(s);
+}
+
+TEST_CASE("corpus: sanitized MBPP (Python)") {
+  Suite s;
+  s.name = "mbpp";
+  for (const auto& r : readJsonFile(kShared + "/corpora/mbpp/sanitized-mbpp.json")) s.problems.push_back(fromMbpp(r));
+  REQUIRE(s.problems.size() == 427);
+  s.stride = {{Variant::Raise, 2}, {Variant::WrongReturn, 2}, {Variant::SyntaxError, 2}, {Variant::InfiniteLoop, 20}};
+  runSuite(s);
+}
+
+TEST_CASE("corpus: HumanEval-X JavaScript") {
+  Suite s;
+  s.name = "humaneval-x js";
+  s.problems = load(kShared + "/corpora/humaneval-x/humaneval_js.jsonl.gz", fromHumanEvalXJs);
+  REQUIRE(s.problems.size() == 164);
+  s.mustFail = {"JavaScript/112", "JavaScript/155"};
+  if (!fs::exists(kNpmDir + "/node_modules/js-md5")) {
+    s.skip.insert("JavaScript/162");
+    std::printf("corpus humaneval-x js: JavaScript/162 skipped (npm package js-md5 could not be installed into %s)\n", kNpmDir.c_str());
+  }
+  s.stride = {{Variant::Raise, 4}, {Variant::WrongReturn, 4}, {Variant::SyntaxError, 4}, {Variant::InfiniteLoop, 16}};
+  runSuite(s);
+}
+
+TEST_CASE("corpus: HumanEval-X C++") {
+  Suite s;
+  s.name = "humaneval-x cpp";
+  s.problems = load(kShared + "/corpora/humaneval-x/humaneval_cpp.jsonl.gz", fromHumanEvalXCpp);
+  REQUIRE(s.problems.size() == 164);
+  // Compiles dominate (~1 s each): variants for every 8th record.
+  s.stride = {{Variant::Raise, 8}, {Variant::WrongReturn, 8}, {Variant::SyntaxError, 8}, {Variant::InfiniteLoop, 16}};
+  runSuite(s);
+}
