@@ -186,14 +186,13 @@ Problem fromMbpp(const nlohmann::json& r) {
   std::string test = "from prob import *\nimport prob as _gl_prob\n";
   for (const auto& imp : r.at("test_imports")) test += imp.get<std::string>() + "\n";
   test += "\n\ndef test_mbpp():\n";
-  std::regex name(R"(assert\s+(?:not\s+)?(?:\w+\()*?\(*\s*([A-Za-z_]\w*)\s*\()");
   for (const auto& a : r.at("test_list")) {
     std::string s = a.get<std::string>();
     test += "    " + s + "\n";
-    std::smatch m;
     if (p.entry.empty()) {
       // The first function of the module that the assert calls.
-      for (std::sregex_iterator it(s.begin(), s.end(), std::regex(R"(([A-Za-z_]\w*)\s*\()")), end; it != end; ++it) {
+      static const std::regex callRe(R"(([A-Za-z_]\w*)\s*\()");
+      for (std::sregex_iterator it(s.begin(), s.end(), callRe), end; it != end; ++it) {
         std::string n = (*it)[1].str();
         if (std::regex_search(p.source, std::regex("(^|\\n)def\\s+" + n + "\\s*\\("))) {
           p.entry = n;

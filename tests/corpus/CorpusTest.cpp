@@ -195,7 +195,7 @@ TEST_CASE("corpus: HumanEval (Python)") {
   s.name = "humaneval";
   s.problems = load(kShared + "/corpora/humaneval/HumanEval.jsonl.gz", fromHumanEval);
   REQUIRE(s.problems.size() == 164);
-  s.stride = {{Variant::Raise, 1}, {Variant::WrongReturn, 1}, {Variant::SyntaxError, 1}, {Variant::InfiniteLoop, 8}};
+  s.stride = {{Variant::Raise, 2}, {Variant::WrongReturn, 2}, {Variant::SyntaxError, 2}, {Variant::InfiniteLoop, 8}};
   runSuite(s);
 }
 
@@ -204,7 +204,7 @@ TEST_CASE("corpus: HumanEval-X Python") {
   s.name = "humaneval-x python";
   s.problems = load(kShared + "/corpora/humaneval-x/humaneval_python.jsonl.gz", fromHumanEvalXPython);
   REQUIRE(s.problems.size() == 164);
-  s.stride = {{Variant::Raise, 4}, {Variant::WrongReturn, 4}, {Variant::SyntaxError, 4}, {Variant::InfiniteLoop, 16}};
+  s.stride = {{Variant::Raise, 8}, {Variant::WrongReturn, 8}, {Variant::SyntaxError, 8}, {Variant::InfiniteLoop, 32}};
   runSuite(s);
 }
 
@@ -213,7 +213,7 @@ TEST_CASE("corpus: sanitized MBPP (Python)") {
   s.name = "mbpp";
   for (const auto& r : readJsonFile(kShared + "/corpora/mbpp/sanitized-mbpp.json")) s.problems.push_back(fromMbpp(r));
   REQUIRE(s.problems.size() == 427);
-  s.stride = {{Variant::Raise, 2}, {Variant::WrongReturn, 2}, {Variant::SyntaxError, 2}, {Variant::InfiniteLoop, 20}};
+  s.stride = {{Variant::Raise, 4}, {Variant::WrongReturn, 4}, {Variant::SyntaxError, 4}, {Variant::InfiniteLoop, 40}};
   runSuite(s);
 }
 
