@@ -1,0 +1,491 @@
+// Running the nearby tests from the editor: `greenlight.runTests`, `greenlight.cancel`,
+// runOnSave, and the diagnostics that test runs publish.
+//
+// ## Threading model
+//
+// Three kinds of threads touch a run:
+//  - the LOOP (the Server's event loop) owns every map in RunTestsFeature: runs in flight, the
+//    debounce timers, and the diagnostics each source file's last run published. A run starts
+//    on the loop: it snapshots the open documents (the overlay: the unsaved text is what runs,
+//    and what positions are computed against), copies the config, begins $/progress, links the
+//    request's cancel token to the run's own CancellationSource, and posts to the pool.
+//  - the Server's THREAD POOL discovers the tests once (off the loop: it reads files) to know
+//    how many will run (the progress percentage), then calls TestService::start(), which only
+//    enqueues. A newer run for the same file cancels the older one on the loop before the newer
+//    is posted, and start() is called under `guard_->mutex` only for runs not cancelled, so an
+//    older run can never start after (and so supersede) a newer one.
+//  - the TestService's WORKERS run the sandbox; per finished test they report progress (Progress
+//    is any-thread), and at the end they convert the result to LSP diagnostics (pure work on the
+//    run's own snapshot) and post the completion to the loop, which publishes, ends the progress
+//    and replies. Posting everything through the loop keeps the order begin -> reports -> end ->
+//    reply, and keeps all shared state loop-only.
+//
+// Lifetime: the feature lives in the Server's handler closures, so it is destroyed with the
+// Server, after the Server's pool was joined and its outbox detached. Worker callbacks reach
+// the feature only through `guard_` (alive flag + mutex): the destructor clears the flag, then
+// destroys the TestService (which cancels and joins its workers), so no callback runs against
+// a dead feature, and none reaches the Server except through postToLoop (dropped once the
+// session ended). Callbacks never hold the feature itself (a worker must not be the one that
+// destroys the TestService that owns it).
+//
+// Cancellation: `$/cancelRequest` and a cancel pressed on the request's progress cancel the
+// request's token; the Server answers -32800 at once; the linked run source kills the sandbox
+// (TestService passes its eventfd to the sandbox). Runs this feature cancels itself (superseded
+// by a newer run of the same file, greenlight.cancel, didClose, shutdown) answer -32800 here.
+#include "lsp/features/RunTests.h"
+
+#include <boost/asio/steady_timer.hpp>
+
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include "core/testing/Discovery.h"
+#include "core/testing/TestService.h"
+#include "lsp/Server.h"
+#include "lsp/features/RunTestsDiagnostics.h"
+#include "lsp/features/RunTestsSourceFor.h"
+#include "protocol/Uri.h"
+#include "support/Log.h"
+
+namespace greenlight::lsp {
+namespace {
+
+namespace ct = greenlight::core::testing;
+namespace fs = std::filesystem;
+
+constexpr const char* kRunCommand = "greenlight.runTests";
+constexpr const char* kCancelCommand = "greenlight.cancel";
+constexpr auto kDebounce = std::chrono::milliseconds(300);
+
+std::string normalise(const std::string& path) {
+  std::string out = fs::path(path).lexically_normal().string();
+  if (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+std::string summaryText(const ct::Summary& s, bool cached) {
+  std::ostringstream out;
+  out << s.passed << " passed, " << s.failed << " failed";
+  if (s.errors) out << ", " << s.errors << (s.errors == 1 ? " error" : " errors");
+  if (s.skipped) out << ", " << s.skipped << " skipped";
+  if (cached) out << " (cached)";
+  return out.str();
+}
+
+struct Guard {
+  std::mutex mutex;
+  bool alive = true;
+};
+
+using Docs = std::map<std::string, core::DocumentSnapshot>;  // by normalised path
+
+struct Run {
+  std::uint64_t id = 0;
+  std::string key;      // the file under test (normalised)
+  std::string trigger;  // the file that asked (a saved test file maps to its source)
+  std::optional<int> line;
+  support::CancellationSource cancel;
+  std::optional<RequestContext> ctx;  // set for greenlight.runTests
+  int ctxRegistration = -1;
+  std::shared_ptr<Progress> progress;
+  std::shared_ptr<const Docs> docs;
+  core::Config config;
+  std::string workspaceRoot;
+  protocol::PositionEncoding encoding = protocol::PositionEncoding::Utf16;
+  std::string cancelReason;  // set on the loop when this feature cancels the run
+  int total = 0;             // tests expected (0: unknown); written before start()
+  std::atomic<int> finished{0};
+};
+
+struct Completion {
+  ct::RunOutcome outcome;
+  std::map<std::string, FileDiagnostics> diagnostics;
+};
+
+class RunTestsFeature {
+ public:
+  explicit RunTestsFeature(Server& server) : server_(server) {}
+  ~RunTestsFeature() {
+    {
+      std::lock_guard<std::mutex> lock(guard_->mutex);
+      guard_->alive = false;
+    }
+    for (auto& [id, run] : runs_) run->cancel.cancel();
+    // service_ (the last member) is destroyed next: it cancels and joins its workers.
+  }
+  RunTestsFeature(const RunTestsFeature&) = delete;
+  RunTestsFeature& operator=(const RunTestsFeature&) = delete;
+
+  void executeRun(const std::vector<protocol::Json>& args, RequestContext ctx);
+  void executeCancel(RequestContext ctx);
+  void didSave(const DocumentEvent& e);
+  void didClose(const DocumentEvent& e);
+  void cancelAll(const std::string& why);
+
+ private:
+  bool exists(const std::string& path) {
+    if (server_.documents().getByPath(path)) return true;
+    std::error_code ec;
+    return fs::is_regular_file(path, ec);
+  }
+  std::string keyFor(const std::string& path) {
+    return sourceFor(path, [this](const std::string& p) { return exists(p); }).value_or(path);
+  }
+  void startRun(const std::string& key, const std::string& trigger, std::optional<int> line,
+                std::optional<RequestContext> ctx);
+  void prepareAndStart(const std::shared_ptr<Run>& run);  // pool thread
+  void onDone(const std::shared_ptr<Run>& run, const ct::RunOutcome& outcome);  // service worker
+  void complete(const std::shared_ptr<Run>& run, Completion completion);        // loop
+  void publish(const std::string& key, const std::map<std::string, FileDiagnostics>& fresh);  // loop
+  void cancelWhere(const std::function<bool(const Run&)>& match, const std::string& why);
+
+  Server& server_;
+  std::shared_ptr<Guard> guard_ = std::make_shared<Guard>();
+  std::uint64_t nextRunId_ = 1;
+  // ---- loop only
+  std::map<std::uint64_t, std::shared_ptr<Run>> runs_;
+  struct Debounce {
+    std::unique_ptr<boost::asio::steady_timer> timer;
+    std::uint64_t generation = 0;
+  };
+  std::map<std::string, Debounce> debounce_;  // by saved path
+  // What each source's last run published, per file; a file shows the union over sources.
+  std::map<std::string, std::map<std::string, std::vector<protocol::Diagnostic>>> bySource_;
+  std::map<std::string, std::string> uriOf_;  // path -> the URI last published for it
+  std::set<std::string> shown_;               // paths whose last publish was non-empty
+  // ---- last: destroyed first (see the essay)
+  ct::TestService service_;
+};
+
+void RunTestsFeature::executeRun(const std::vector<protocol::Json>& args, RequestContext ctx) {
+  protocol::JsonPath root;
+  protocol::JsonPath arg = root.index(0);
+  if (args.empty()) throw protocol::JsonError(arg, "missing: expected {uri, position?}");
+  const protocol::Json& a = args[0];
+  protocol::requireObject(a, arg);
+  std::string uri;
+  std::optional<protocol::Position> position;
+  protocol::requiredField(a, "uri", uri, arg);
+  protocol::optionalField(a, "position", position, arg);
+  protocol::JsonPath uriPath = arg.field("uri");
+  std::string error;
+  auto path = protocol::pathFromUri(uri, &error);
+  if (!path) throw protocol::JsonError(uriPath, error);
+  std::string file = normalise(*path);
+  if (!exists(file)) throw protocol::JsonError(uriPath, "no such file: " + file);
+
+  std::string key = keyFor(file);
+  std::optional<int> line;
+  // A position in a test file does not name a function of the source: run all its tests.
+  if (position && key == file) line = static_cast<int>(position->line) + 1;
+  startRun(key, file, line, std::move(ctx));
+}
+
+void RunTestsFeature::executeCancel(RequestContext ctx) {
+  std::size_t n = runs_.size();
+  cancelAll("cancelled by greenlight.cancel");
+  ctx.reply.result(protocol::Json{{"cancelled", n}});
+}
+
+void RunTestsFeature::cancelAll(const std::string& why) {
+  for (auto& [path, d] : debounce_) {
+    ++d.generation;
+    d.timer->cancel();
+  }
+  cancelWhere([](const Run&) { return true; }, why);
+}
+
+void RunTestsFeature::cancelWhere(const std::function<bool(const Run&)>& match, const std::string& why) {
+  for (auto& [id, run] : runs_) {
+    if (!match(*run) || run->cancel.isCancelled()) continue;
+    run->cancelReason = why;
+    run->cancel.cancel();
+  }
+}
+
+void RunTestsFeature::didSave(const DocumentEvent& e) {
+  const core::Config& config = server_.config();
+  if (!config.runOnSave || e.path.empty()) return;
+  std::string path = normalise(e.path);
+  if (!ct::languageForPath(path) && !config.testsCommand) return;  // nothing could run it
+  std::string key = keyFor(path);
+  // The run in flight tests text that is no longer saved: stop it now, not after the debounce.
+  cancelWhere([&](const Run& r) { return r.key == key; }, "superseded by a newer save");
+  Debounce& d = debounce_[path];
+  if (!d.timer) d.timer = std::make_unique<boost::asio::steady_timer>(server_.ioContext());
+  std::uint64_t generation = ++d.generation;
+  d.timer->expires_after(kDebounce);
+  d.timer->async_wait([this, guard = guard_, path, generation](const boost::system::error_code& ec) {
+    if (ec) return;
+    {
+      std::lock_guard<std::mutex> lock(guard->mutex);
+      if (!guard->alive) return;
+    }
+    auto it = debounce_.find(path);
+    if (it == debounce_.end() || it->second.generation != generation) return;
+    if (!exists(path)) return;
+    startRun(keyFor(path), path, std::nullopt, std::nullopt);
+  });
+}
+
+void RunTestsFeature::didClose(const DocumentEvent& e) {
+  if (e.path.empty()) return;
+  std::string path = normalise(e.path);
+  auto it = debounce_.find(path);
+  if (it != debounce_.end()) {
+    ++it->second.generation;
+    it->second.timer->cancel();
+  }
+  cancelWhere([&](const Run& r) { return r.key == path || r.trigger == path; }, "the document was closed");
+}
+
+void RunTestsFeature::startRun(const std::string& key, const std::string& trigger, std::optional<int> line,
+                               std::optional<RequestContext> ctx) {
+  // A newer run of the same file supersedes the older (TestService::start() would too, but
+  // only once the newer reaches it; cancelling here also covers runs not started yet).
+  cancelWhere([&](const Run& r) { return r.key == key; }, "superseded by a newer run of " + key);
+
+  auto run = std::make_shared<Run>();
+  run->id = nextRunId_++;
+  run->key = key;
+  run->trigger = trigger;
+  run->line = line;
+  run->config = server_.config();
+  run->encoding = server_.positionEncoding();
+  auto docs = std::make_shared<Docs>();
+  for (auto& doc : server_.documents().snapshot()) {
+    if (!doc.path.empty()) (*docs)[normalise(doc.path)] = std::move(doc);
+  }
+  run->docs = std::move(docs);
+  if (const auto& root = server_.workspaceRoot()) {
+    // The editor's folder bounds the search for nearby tests, when the file is inside it.
+    auto rel = fs::path(key).lexically_relative(normalise(*root));
+    if (!rel.empty() && *rel.begin() != "..") run->workspaceRoot = normalise(*root);
+  }
+  const std::string title = "Running tests";
+  const std::string name = fs::path(key).filename().string();
+  if (ctx) {
+    run->progress = ctx->beginProgress(title, name, true);
+    support::CancellationSource source = run->cancel;
+    run->ctxRegistration = ctx->cancel.onCancel([source]() mutable { source.cancel(); });
+    run->ctx = std::move(ctx);
+  } else {
+    std::weak_ptr<Run> weak = run;
+    run->progress = server_.beginProgress(title, name, true, [weak] {
+      if (auto r = weak.lock()) {
+        r->cancelReason = "cancelled in the editor";
+        r->cancel.cancel();
+      }
+    });
+  }
+  runs_[run->id] = run;
+  GL_LOG(Debug, "runTests: run " << run->id << " for " << key << (line ? ":" + std::to_string(*line) : "")
+                                 << " (asked by " << trigger << ")");
+  bool posted = server_.threadPool().post([this, guard = guard_, run] {
+    {
+      std::lock_guard<std::mutex> lock(guard->mutex);
+      if (!guard->alive) return;
+    }
+    prepareAndStart(run);
+  });
+  if (!posted) {
+    run->cancelReason = "the server is shutting down";
+    run->cancel.cancel();
+    Completion c;
+    c.outcome.result.file = key;
+    c.outcome.result.cancelled = true;
+    complete(run, std::move(c));
+  }
+}
+
+void RunTestsFeature::prepareAndStart(const std::shared_ptr<Run>& run) {
+  std::shared_ptr<const Docs> docs = run->docs;
+  ct::OverlayProvider overlay = [docs](const std::string& path) -> std::optional<std::string> {
+    auto it = docs->find(normalise(path));
+    if (it == docs->end()) return std::nullopt;
+    return it->second.text;
+  };
+  // Discovery once more, here, only to know how many tests to expect (the percentage); the
+  // engine discovers again on its worker (cheap: a scan of a few files).
+  if (!run->cancel.isCancelled()) {
+    ct::DiscoveryRequest dr;
+    dr.path = run->key;
+    dr.line = run->line;
+    dr.workspaceRoot = run->workspaceRoot;
+    dr.config = &run->config;
+    dr.overlay = overlay;
+    std::string error;
+    if (auto plan = ct::discoverTests(dr, &error)) {
+      if (!plan->hasDoctests) run->total = static_cast<int>(plan->selected.empty() ? plan->staticTests.size() : plan->selected.size());
+    }
+  }
+
+  ct::RunRequest request;
+  request.path = run->key;
+  request.line = run->line;
+  request.workspaceRoot = run->workspaceRoot;
+  request.config = run->config;
+  request.overlay = overlay;
+  request.cancel = run->cancel.token();
+  request.onTest = [run](const ct::TestResult& t) {
+    int n = ++run->finished;
+    std::optional<int> percentage;
+    if (run->total > 0 && n <= run->total) percentage = n * 100 / run->total;
+    run->progress->report(t.name + " " + std::string(ct::testStatusName(t.status)), percentage);
+  };
+  request.onDone = [this, guard = guard_, run](const ct::RunOutcome& outcome) {
+    {
+      std::lock_guard<std::mutex> lock(guard->mutex);
+      if (!guard->alive) return;
+    }
+    onDone(run, outcome);
+  };
+
+  std::lock_guard<std::mutex> lock(guard_->mutex);
+  if (!guard_->alive) return;
+  if (run->cancel.isCancelled()) {
+    // Superseded or cancelled before it started: never start it (it would cancel a newer run).
+    Completion c;
+    c.outcome.result.file = run->key;
+    c.outcome.result.cancelled = true;
+    server_.postToLoop([this, guard = guard_, run, c = std::move(c)]() mutable {
+      if (guard->alive) complete(run, std::move(c));
+    });
+    return;
+  }
+  service_.start(std::move(request));
+}
+
+void RunTestsFeature::onDone(const std::shared_ptr<Run>& run, const ct::RunOutcome& outcome) {
+  Completion c;
+  c.outcome = outcome;
+  const ct::RunResult& result = outcome.result;
+  if (!result.cancelled && result.error.empty()) {
+    std::shared_ptr<const Docs> docs = run->docs;
+    FileSource files = [docs](const std::string& path) {
+      FileState state;
+      auto it = docs->find(normalise(path));
+      if (it != docs->end()) {
+        state.text = it->second.text;
+        state.uri = it->second.uri;
+        state.version = it->second.version;
+      } else {
+        state.text = ct::readSource(path, nullptr);
+      }
+      return state;
+    };
+    try {
+      c.diagnostics = toLspDiagnostics(result, files, run->encoding, run->config.cxxCompiler);
+    } catch (const std::exception& e) {
+      c.outcome.result.error = std::string("converting the run's diagnostics: ") + e.what();
+    }
+  }
+  std::lock_guard<std::mutex> lock(guard_->mutex);
+  if (!guard_->alive) return;
+  server_.postToLoop([this, guard = guard_, run, c = std::move(c)]() mutable {
+    if (guard->alive) complete(run, std::move(c));
+  });
+}
+
+void RunTestsFeature::complete(const std::shared_ptr<Run>& run, Completion c) {
+  runs_.erase(run->id);
+  if (run->ctx && run->ctxRegistration >= 0) run->ctx->cancel.removeCallback(run->ctxRegistration);
+  const ct::RunResult& result = c.outcome.result;
+  const std::string name = fs::path(run->key).filename().string();
+
+  // A run cancelled after its result was computed is stale too (a newer run owns the file now).
+  if (result.cancelled || run->cancel.isCancelled()) {
+    run->progress->end("cancelled");
+    // A request cancelled by the client was answered -32800 by the Server already (the Reply
+    // drops a second answer); one this feature cancelled is answered here.
+    if (run->ctx && !run->ctx->cancel.isCancelled()) {
+      run->ctx->reply.error(protocol::ErrorCode::RequestCancelled,
+                            "greenlight.runTests: " + (run->cancelReason.empty() ? "cancelled" : run->cancelReason));
+    }
+    return;
+  }
+  if (!result.error.empty()) {
+    run->progress->end("failed: " + result.error);
+    if (run->ctx) {
+      run->ctx->reply.error(protocol::ErrorCode::RequestFailed, "greenlight.runTests: " + result.error);
+    } else {
+      server_.logMessage(protocol::MessageType::Warning, "greenlight: running the tests of " + run->key + ": " + result.error);
+    }
+    return;
+  }
+
+  publish(run->key, c.diagnostics);
+  protocol::Json reply{{"file", run->key},
+                       {"passed", result.summary.passed},
+                       {"failed", result.summary.failed},
+                       {"errors", result.summary.errors},
+                       {"skipped", result.summary.skipped},
+                       {"cached", result.cached}};
+  if (c.outcome.noTests) {
+    reply["noTests"] = true;
+    run->progress->end("no tests found near " + name);
+  } else {
+    if (result.cached) {
+      // The engine reports nothing per test for a cached run: replay the results.
+      int n = 0, total = static_cast<int>(result.tests.size());
+      for (const auto& t : result.tests) {
+        ++n;
+        run->progress->report(t.name + " " + std::string(ct::testStatusName(t.status)), n * 100 / total);
+      }
+    }
+    run->progress->end(summaryText(result.summary, result.cached));
+  }
+  if (run->ctx) run->ctx->reply.result(std::move(reply));
+}
+
+void RunTestsFeature::publish(const std::string& key, const std::map<std::string, FileDiagnostics>& fresh) {
+  std::map<std::string, std::vector<protocol::Diagnostic>>& mine = bySource_[key];
+  std::set<std::string> touched;
+  for (const auto& [path, diags] : mine) touched.insert(path);
+  mine.clear();
+  std::map<std::string, std::optional<std::int64_t>> versions;
+  for (const auto& [path, fd] : fresh) {
+    touched.insert(path);
+    uriOf_[path] = fd.uri;
+    versions[path] = fd.version;
+    if (!fd.diagnostics.empty()) mine[path] = fd.diagnostics;
+  }
+  if (mine.empty()) bySource_.erase(key);
+  for (const auto& path : touched) {
+    std::vector<protocol::Diagnostic> all;
+    for (const auto& [source, files] : bySource_) {
+      auto it = files.find(path);
+      if (it != files.end()) all.insert(all.end(), it->second.begin(), it->second.end());
+    }
+    // Publish what changed: new diagnostics, or an empty list where some were shown.
+    if (all.empty() && !shown_.count(path)) continue;
+    if (all.empty()) shown_.erase(path);
+    else shown_.insert(path);
+    std::string& uri = uriOf_[path];
+    if (uri.empty()) uri = protocol::uriFromPath(path);
+    std::optional<std::int64_t> version;
+    if (auto v = versions.find(path); v != versions.end()) version = v->second;
+    else version = server_.documents().version(uri);
+    server_.publishDiagnostics(uri, version, std::move(all));
+  }
+}
+
+}  // namespace
+
+void registerRunTests(Server& server) {
+  auto feature = std::make_shared<RunTestsFeature>(server);
+  server.onCommand(kRunCommand, [feature](const std::vector<protocol::Json>& args, RequestContext ctx) {
+    feature->executeRun(args, std::move(ctx));
+  });
+  server.onCommand(kCancelCommand, [feature](const std::vector<protocol::Json>&, RequestContext ctx) {
+    feature->executeCancel(std::move(ctx));
+  });
+  server.onDidSave([feature](const DocumentEvent& e) { feature->didSave(e); });
+  server.onDidClose([feature](const DocumentEvent& e) { feature->didClose(e); });
+  server.onShutdown([feature] { feature->cancelAll("the server is shutting down"); });
+}
+
+}  // namespace greenlight::lsp
