@@ -58,13 +58,12 @@ TEST_CASE("stdin data reaches the command", "[api]") {
 
 TEST_CASE("many sandboxes are supervised from one poll loop; start() does not block", "[api]") {
   std::vector<std::unique_ptr<Execution>> runs;
-  auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < 4; ++i) {
     Policy p = policyFor({"/bin/sh", "-c", "sleep 0.3; echo done " + std::to_string(i)});
     runs.push_back(Execution::start(p));
   }
-  auto startCost = std::chrono::steady_clock::now() - t0;
-  CHECK(startCost < std::chrono::milliseconds(250));  // four starts, none waited for its sleep
+  // All four are running at once: none of the starts waited for its command.
+  for (auto& r : runs) CHECK_FALSE(r->finished());
   for (;;) {
     bool all = true;
     std::vector<pollfd> fds;
