@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -111,6 +112,41 @@ Stats stats(std::vector<double> v) {
 }
 double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
+Json position(int line, int character) {
+  Json p;
+  p["line"] = line;
+  p["character"] = character;
+  return p;
+}
+Json rangeAt(int line, int character) {
+  Json r;
+  r["start"] = position(line, character);
+  r["end"] = position(line, character);
+  return r;
+}
+Json codeActionRequest(std::int64_t id, const std::string& uri, int line) {
+  Json m;
+  m["jsonrpc"] = "2.0";
+  m["id"] = id;
+  m["method"] = "textDocument/codeAction";
+  m["params"]["textDocument"]["uri"] = uri;
+  m["params"]["range"] = rangeAt(line, 30);
+  m["params"]["context"]["diagnostics"] = Json::array();
+  return m;
+}
+Json didChangeNote(const std::string& uri, std::int64_t version, int line) {
+  Json m;
+  m["jsonrpc"] = "2.0";
+  m["method"] = "textDocument/didChange";
+  m["params"]["textDocument"]["uri"] = uri;
+  m["params"]["textDocument"]["version"] = version;
+  Json change;
+  change["range"] = rangeAt(line, 4);
+  change["text"] = "x";
+  m["params"]["contentChanges"] = Json::array({change});
+  return m;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -140,35 +176,36 @@ int main(int argc, char** argv) {
 
   ServerProcess server(binary);
   std::int64_t id = 1;
-  server.send({{"jsonrpc", "2.0"}, {"id", id}, {"method", "initialize"},
-               {"params", {{"processId", nullptr}, {"rootUri", nullptr},
-                           {"capabilities", {{"textDocument", {{"codeAction", {{"codeActionLiteralSupport", {{"codeActionKind", {{"valueSet", {"source"}}}}}}}}}}}}}}}});
+  Json init = Json::parse(R"({"jsonrpc":"2.0","method":"initialize","params":{"processId":null,"rootUri":null,
+    "capabilities":{"textDocument":{"codeAction":{"codeActionLiteralSupport":{"codeActionKind":{"valueSet":["source"]}}}}}}})");
+  init["id"] = id;
+  server.send(init);
   server.waitFor(id++);
-  server.send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
-  // Idle: let it settle, then read RSS.
-  server.send({{"jsonrpc", "2.0"}, {"id", id}, {"method", "textDocument/codeAction"},
-               {"params", {{"textDocument", {{"uri", "file:///none.py"}}}, {"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}}, {"context", {{"diagnostics", Json::array()}}}}}});
+  {
+    Json m;
+    m["jsonrpc"] = "2.0";
+    m["method"] = "initialized";
+    m["params"] = Json::object();
+    server.send(m);
+  }
+  server.send(codeActionRequest(id, "file:///none.py", 0));
   server.waitFor(id++);
   ::usleep(200000);
   long idleRss = server.rssKb();
-
-  server.send({{"jsonrpc", "2.0"}, {"method", "textDocument/didOpen"},
-               {"params", {{"textDocument", {{"uri", uri}, {"languageId", "python"}, {"version", 1}, {"text", text}}}}}}});
-
+  {
+    Json m;
+    m["jsonrpc"] = "2.0";
+    m["method"] = "textDocument/didOpen";
+    m["params"]["textDocument"]["uri"] = uri;
+    m["params"]["textDocument"]["languageId"] = "python";
+    m["params"]["textDocument"]["version"] = 1;
+    m["params"]["textDocument"]["text"] = text;
+    server.send(m);
+  }
   std::mt19937 rng(42);
-  auto codeAction = [&](std::int64_t rid, int line) {
-    return Json{{"jsonrpc", "2.0"}, {"id", rid}, {"method", "textDocument/codeAction"},
-                {"params", {{"textDocument", {{"uri", uri}}},
-                            {"range", {{"start", {{"line", line}, {"character", 30}}}, {"end", {{"line", line}, {"character", 30}}}}},
-                            {"context", {{"diagnostics", Json::array()}}}}}};
-  };
   std::int64_t version = 1;
-  auto didChange = [&](int line) {
-    return Json{{"jsonrpc", "2.0"}, {"method", "textDocument/didChange"},
-                {"params", {{"textDocument", {{"uri", uri}, {"version", ++version}}},
-                            {"contentChanges", {{{"range", {{"start", {{"line", line}, {"character", 4}}}, {"end", {{"line", line}, {"character", 4}}}}},
-                                                 {"text", "x"}}}}}}};
-  };
+  auto codeAction = [&](std::int64_t rid, int line) { return codeActionRequest(rid, uri, line); };
+  auto didChange = [&](int line) { return didChangeNote(uri, ++version, line); };
 
   // Warm-up.
   for (int i = 0; i < 100; ++i) {
@@ -191,9 +228,20 @@ int main(int argc, char** argv) {
     pairMs.push_back(ms(Clock::now() - t0));
   }
   long openRss = server.rssKb();
-  server.send({{"jsonrpc", "2.0"}, {"id", id}, {"method", "shutdown"}});
+  {
+    Json m;
+    m["jsonrpc"] = "2.0";
+    m["id"] = id;
+    m["method"] = "shutdown";
+    server.send(m);
+  }
   server.waitFor(id++);
-  server.send({{"jsonrpc", "2.0"}, {"method", "exit"}});
+  {
+    Json m;
+    m["jsonrpc"] = "2.0";
+    m["method"] = "exit";
+    server.send(m);
+  }
 
   // In-process: the server's work for one didChange (decode params + apply to the store).
   greenlight::core::DocumentStore store;
