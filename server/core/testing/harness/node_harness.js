@@ -84,6 +84,11 @@ function describe(err) {
     return res;
   }
   res.frames = parseFrames(err.stack);
+  // A SyntaxError from loading a file names the place on the stack's first line, "file:line".
+  if (err instanceof SyntaxError) {
+    const m = /^(\/[^\n]*?):(\d+)\s*$/m.exec(String(err.stack || ''));
+    if (m && m[1] !== HARNESS) res.frames.push({file: m[1], line: Number(m[2]), column: 0, function: ''});
+  }
   const isAssert = err.code === 'ERR_ASSERTION' || err.name === 'AssertionError' ||
       err.glConsoleAssert;
   if (err.glTimeout) {
