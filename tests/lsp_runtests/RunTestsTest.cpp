@@ -145,7 +145,6 @@ bool waitForSandbox(TestClient& c) {
 }
 
 const char* kSource = "def add(a, b):\n    return a - b\n";
-const char* kFixed = "def add(a, b):\n    return a + b\n";
 const char* kTest =
     "from m import add\n"
     "\n"
