@@ -246,7 +246,7 @@ TEST_CASE("unsaved fix + save: the run uses the editor's text and clears the dia
   CHECK(std::string((std::istreambuf_iterator<char>(disk)), {}) == kSource);
 }
 
-TEST_CASE("saving a test file runs its source's tests; runOnSave false does nothing") {
+TEST_CASE("saving a test file runs its source's tests, and runOnSave false does nothing") {
   Workspace w;
   w.write("m.py", kSource);
   w.write("test_m.py", kTest);
