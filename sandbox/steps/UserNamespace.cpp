@@ -12,6 +12,7 @@
 #include <grp.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -54,15 +55,20 @@ bool userNamespaceEarly(const LaunchPlan& plan) {
 bool userNamespaceLate(const LaunchPlan& plan, bool* applied) {
   *applied = plan.mode == Mode::UserNs;
   if (plan.mode != Mode::RootThenUserNs) return true;
-  if (::setgroups(0, nullptr) != 0) {
+  // Raw system calls, not glibc's wrappers: in a multithreaded process glibc's setgroups/
+  // setresgid/setresuid broadcast the change to every thread it knows of (__nptl_setxid).
+  // This child of clone() has only one thread but a copy of the parent's thread list, so the
+  // wrapper can wait forever on the lock of a thread that was starting at clone time (seen as
+  // a sandbox that hung before exec on every other run in a process with a worker pool).
+  if (::syscall(SYS_setgroups, 0, nullptr) != 0) {
     reportFailure(plan.statusFd, kStep, "setgroups", nullptr, errno);
     return false;
   }
-  if (::setresgid(plan.hostGid, plan.hostGid, plan.hostGid) != 0) {
+  if (::syscall(SYS_setresgid, plan.hostGid, plan.hostGid, plan.hostGid) != 0) {
     reportFailure(plan.statusFd, kStep, "setresgid", nullptr, errno);
     return false;
   }
-  if (::setresuid(plan.hostUid, plan.hostUid, plan.hostUid) != 0) {
+  if (::syscall(SYS_setresuid, plan.hostUid, plan.hostUid, plan.hostUid) != 0) {
     reportFailure(plan.statusFd, kStep, "setresuid", nullptr, errno);
     return false;
   }

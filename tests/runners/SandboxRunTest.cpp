@@ -15,9 +15,6 @@ namespace {
 
 RunOutcome runIn(const std::string& path, std::optional<int> line = std::nullopt, double timeout = 0,
                  std::string python = "python3", OverlayProvider overlay = {}) {
-  // Works around a sandbox hang seen when a process runs several sandboxes in a row without
-  // forking in between (reported to the sandbox owner): a fresh tool lookup forks once.
-  clearToolCache();
   TestService::Options o;
   o.workers = 1;
   TestService service(o);
@@ -50,6 +47,22 @@ std::string describe(const RunResult& r) {
 }
 
 }  // namespace
+
+// Regression: the sandbox's child used glibc's setresuid/setgroups, which in a multithreaded
+// process wait for every known thread (__nptl_setxid); a worker thread starting at clone time
+// made every other run hang until its wall limit. A fresh service per run starts threads
+// right around each clone, which is when it happened.
+TEST_CASE("back-to-back runs in one process while worker threads start") {
+  TempWorkspace ws;
+  auto src = ws.write("m.py", "def one():\n    return 1\n");
+  ws.write("test_m.py", "from m import one\n\ndef test_one():\n    assert one() == 1\n");
+  for (int i = 0; i < 4; ++i) {
+    auto out = runIn(src, std::nullopt, 20);
+    INFO("run " << i << ": " << describe(out.result));
+    REQUIRE(out.result.tests.size() == 1);
+    CHECK(out.result.tests[0].status == TestStatus::Passed);
+  }
+}
 
 TEST_CASE("python: assertion operands, exceptions on the raising line, doctests, unittest") {
   TempWorkspace ws;
