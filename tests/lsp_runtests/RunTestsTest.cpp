@@ -46,7 +46,10 @@ struct Workspace {
 
 Json progressCaps() { return Json{{"window", {{"workDoneProgress", true}}}}; }
 
+// A generous sandbox time limit: a python start can take seconds on a loaded 2-core machine,
+// and a run hitting the default 10 s limit would turn a test's expectation into "timeout".
 void initialize(TestClient& c, const Workspace& w, Json options = Json::object()) {
+  options["sandbox"] = {{"timeLimitSeconds", 120}};
   c.initialize(progressCaps(), Json{{"rootUri", protocol::uriFromPath(w.root.string())}, {"initializationOptions", options}});
 }
 
@@ -335,7 +338,8 @@ TEST_CASE("columns after emoji and CJK text are UTF-16 (and bytes for a UTF-8 cl
   for (auto encoding : {std::string("utf-16"), std::string("utf-8")}) {
     TestClient c;
     c.initialize(Json{{"window", {{"workDoneProgress", true}}}, {"general", {{"positionEncodings", {encoding}}}}},
-                 Json{{"rootUri", protocol::uriFromPath(w.root.string())}});
+                 Json{{"rootUri", protocol::uriFromPath(w.root.string())},
+                      {"initializationOptions", {{"sandbox", {{"timeLimitSeconds", 120}}}}}});
     Json r = waitLong(c, runTests(c, w.uri("u.py")));
     INFO(r.dump());
     Json s = lastDiagnostics(c, w.uri("u.py"));
