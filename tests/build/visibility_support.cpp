@@ -1,5 +1,8 @@
 #include "visibility.h"
 // server/support holds no domain code.
-static_assert(GL_SEES_SUPPORT, "support must see itself");
-static_assert(!GL_SEES_PROTOCOL && !GL_SEES_SANDBOX && !GL_SEES_CORE && !GL_SEES_LSP,
-              "server/support may include nothing of ours");
+#if !GL_SEES_SUPPORT
+#error "support must see itself"
+#endif
+#if GL_SEES_PROTOCOL || GL_SEES_SANDBOX || GL_SEES_CORE || GL_SEES_LSP
+#error "server/support may include nothing of ours"
+#endif
