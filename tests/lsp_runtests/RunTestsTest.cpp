@@ -357,7 +357,7 @@ TEST_CASE("runs for different files proceed in parallel") {
   Workspace w;
   for (const std::string n : {"a", "b"}) {
     w.write(n + ".py", "def f():\n    return 1\n");
-    w.write("test_" + n + ".py", "import time\nfrom " + n + " import f\n\ndef test_f():\n    time.sleep(2)\n    assert f() == 1\n");
+    w.write("test_" + n + ".py", "import time\nfrom " + n + " import f\n\ndef test_f():\n    time.sleep(4)\n    assert f() == 1\n");
   }
   TestClient c;
   initialize(c, w);
