@@ -188,6 +188,27 @@ void finishResult(RunResult& result, const std::optional<HarnessOutcome>& outcom
 namespace {
 
 
+// Runs a harness that streams one JSON event per line: forwards each finished test as it
+// arrives, then records the verdict and the output that was not events. Returns the step and
+// the folded events for the language-specific finish.
+std::pair<StepOutput, HarnessOutcome> runHarness(const sandbox::Policy& p, const RunOptions& options,
+                                                 const PathMap& map, RunResult& result) {
+  auto step = executeStep(p, options, [&](const nlohmann::json& e) {
+    if (options.onTestResult && e.value("ev", "") == "result") {
+      auto r = resultFromEvent(e);
+      map.mapResult(r);
+      options.onTestResult(r);
+    }
+  });
+  auto stream = extractEvents(step.stdoutText);
+  step.stdoutRest = stream.rest;
+  step.stderrRest = extractEvents(step.stderrText).rest;
+  result.verdict = step.verdict;
+  result.stdoutText = capText(step.stdoutRest, 16384);
+  result.stderrText = capText(step.stderrRest, 16384);
+  return {std::move(step), foldEvents(stream.events)};
+}
+
 RunResult runPython(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) {
   std::string err;
   auto tool = resolveFor(options.config.pythonInterpreter, plan, options, &err);
@@ -223,20 +244,8 @@ RunResult runPython(const TestPlan& plan, const RunOptions& options, Staging& st
   p.env.insert(p.env.end(), {"PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8",
                              "PYTHONNOUSERSITE=1"});
   const PathMap& map = staging.pathMap();
-  auto step = executeStep(p, options, [&](const nlohmann::json& e) {
-    if (options.onTestResult && e.value("ev", "") == "result") {
-      auto r = resultFromEvent(e);
-      map.mapResult(r);
-      options.onTestResult(r);
-    }
-  });
-  auto stream = extractEvents(step.stdoutText);
-  step.stdoutRest = stream.rest;
-  step.stderrRest = extractEvents(step.stderrText).rest;
-  result.verdict = step.verdict;
-  result.stdoutText = capText(step.stdoutRest, 16384);
-  result.stderrText = capText(step.stderrRest, 16384);
-  finishResult(result, foldEvents(stream.events), step, map);
+  auto [step, outcome] = runHarness(p, options, map, result);
+  finishResult(result, outcome, step, map);
   return result;
 }
 
@@ -283,20 +292,7 @@ RunResult runNode(const TestPlan& plan, const RunOptions& options, Staging& stag
   p.env.push_back("NODE_OPTIONS=");
   p.env.push_back("NO_COLOR=1");
   const PathMap& map = staging.pathMap();
-  auto step = executeStep(p, options, [&](const nlohmann::json& e) {
-    if (options.onTestResult && e.value("ev", "") == "result") {
-      auto r = resultFromEvent(e);
-      map.mapResult(r);
-      options.onTestResult(r);
-    }
-  });
-  auto stream = extractEvents(step.stdoutText);
-  step.stdoutRest = stream.rest;
-  step.stderrRest = extractEvents(step.stderrText).rest;
-  result.verdict = step.verdict;
-  result.stdoutText = capText(step.stdoutRest, 16384);
-  result.stderrText = capText(step.stderrRest, 16384);
-  auto outcome = foldEvents(stream.events);
+  auto [step, outcome] = runHarness(p, options, map, result);
   // A SyntaxError while loading a file is a compile error at its location.
   for (auto& r : outcome.results) {
     if (r.kind == FailureKind::Exception && r.message.rfind("SyntaxError", 0) == 0) r.kind = FailureKind::Compile;
