@@ -244,7 +244,10 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
   sandbox::Policy compile = basePolicy(plan, options, staging, &*tool);
   compile.argv = {tool->invokedAs.empty() ? tool->path : tool->invokedAs};
   for (const auto& f : options.config.cxxFlags) compile.argv.push_back(f);
-  compile.argv.insert(compile.argv.end(), {"-no-pie", "-fdiagnostics-color=never", "-fno-diagnostics-show-caret",
+  // -gdwarf-4: binutils 2.40's addr2line misreads GCC 12's DWARF 5 line table for a .cpp that
+  // the test #includes and names the includer (prob_test.cpp:5 for prob.cpp:5; gdb reads the
+  // same table right). The backtrace of a crash or throw is resolved with addr2line.
+  compile.argv.insert(compile.argv.end(), {"-gdwarf-4", "-no-pie", "-fdiagnostics-color=never", "-fno-diagnostics-show-caret",
                                            "-I" + fs::path(staging.toSandbox(plan.sourceFile)).parent_path().string(),
                                            "-I" + std::string(kSandboxSrc)});
   compile.argv.insert(compile.argv.end(), tus.begin(), tus.end());
