@@ -114,14 +114,17 @@ const char kPythonPerturb[] = R"(
 def _gl_perturb(value):
     if isinstance(value, bool):
         return not value
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
         return value + 1
+    if isinstance(value, float):
+        return value * 2 + 1  # beyond any isclose() tolerance a test may use
     if isinstance(value, str):
         return value + "x"
+    # A new element, not a repeat: tests that compare set(result) must see the change.
     if isinstance(value, list):
-        return value + (value[:1] if value else [0])
+        return value + ["_gl_wrong"]
     if isinstance(value, tuple):
-        return value + (value[:1] if value else (0,))
+        return value + ("_gl_wrong",)
     if value is None:
         return 0
     if isinstance(value, dict):
@@ -142,7 +145,7 @@ Problem fromHumanEval(const nlohmann::json& r) {
   p.entry = r.at("entry_point").get<std::string>();
   const std::string prompt = r.at("prompt").get<std::string>();
   p.source = prompt + r.at("canonical_solution").get<std::string>();
-  p.test = "from prob import *\nimport prob as _gl_prob\n\n" + r.at("test").get<std::string>() +
+  p.test = "from prob import *\nimport prob as _gl_prob; globals().update({k: v for k, v in vars(_gl_prob).items() if not k.startswith('__')})\n\n" + r.at("test").get<std::string>() +
            "\n\ndef test_check():\n    check(_gl_prob." + p.entry + ")\n";
   auto [line, indent] = firstCodeLine(p.source, countLines(prompt) + 1);
   p.bodyLine = line;
@@ -166,7 +169,7 @@ Problem fromHumanEvalXPython(const nlohmann::json& r) {
     p.entry = m[2].str();
     test = test.substr(0, static_cast<std::size_t>(m.position(0)));
   }
-  p.test = "from prob import *\nimport prob as _gl_prob\n\n" + test + "\n\ndef test_check():\n    check(_gl_prob." + p.entry + ")\n";
+  p.test = "from prob import *\nimport prob as _gl_prob; globals().update({k: v for k, v in vars(_gl_prob).items() if not k.startswith('__')})\n\n" + test + "\n\ndef test_check():\n    check(_gl_prob." + p.entry + ")\n";
   auto [line, indent] = firstCodeLine(p.source, countLines(prompt) + 1);
   p.bodyLine = line;
   p.indent = indent;
@@ -183,7 +186,7 @@ Problem fromMbpp(const nlohmann::json& r) {
   // Normalise line endings: some records use \r\n.
   p.source.erase(std::remove(p.source.begin(), p.source.end(), '\r'), p.source.end());
   if (p.source.empty() || p.source.back() != '\n') p.source += "\n";
-  std::string test = "from prob import *\nimport prob as _gl_prob\n";
+  std::string test = "from prob import *\nimport prob as _gl_prob; globals().update({k: v for k, v in vars(_gl_prob).items() if not k.startswith('__')})\n";
   for (const auto& imp : r.at("test_imports")) test += imp.get<std::string>() + "\n";
   test += "\n\ndef test_mbpp():\n";
   for (const auto& a : r.at("test_list")) {
