@@ -68,7 +68,6 @@ class CurlTransport final : public HttpTransport {
   std::size_t activeCount_ = 0;  // mirrored under mutex_ for activeTransfers()
   void* multi_ = nullptr;
   std::string loadError_;
-  bool loadTried_ = false;
 
   std::thread::id ioThreadId_;
   std::thread thread_;
