@@ -64,11 +64,13 @@ TEST_CASE("service: identical reruns come from the cache; a changed text does no
   std::vector<std::string> progress;
   auto r1 = request(src);
   r1.onTest = [&](const TestResult& t) { progress.push_back(t.name); };
-  const auto& a = service.start(r1).wait();
+  auto ha = service.start(r1);  // wait() refers into the handle's state: keep the handle
+  const auto& a = ha.wait();
   CHECK_FALSE(a.result.cached);
   CHECK(a.result.summary.passed == 1);
   CHECK(progress == std::vector<std::string>{"test_a"});
-  const auto& b = service.start(request(src)).wait();
+  auto hb = service.start(request(src));
+  const auto& b = hb.wait();
   CHECK(b.result.cached);
   CHECK(b.result.summary.passed == 1);
   CHECK(calls == 1);
@@ -202,10 +204,13 @@ TEST_CASE("service: no tests and unreadable files are reported, not thrown") {
   o.workers = 1;
   o.executor = [](const sb::Policy& p, int) { return passed(p); };
   TestService service(o);
-  const auto& a = service.start(request(lonely)).wait();
+  // Keep the handles: wait() returns a reference into the handle's shared state.
+  auto ha = service.start(request(lonely));
+  const auto& a = ha.wait();
   CHECK(a.noTests);
   CHECK(a.result.error.empty());
-  const auto& b = service.start(request(ws.root() + "/missing.py")).wait();
+  auto hb = service.start(request(ws.root() + "/missing.py"));
+  const auto& b = hb.wait();
   CHECK_FALSE(b.noTests);
   CHECK(b.result.error.find("missing.py") != std::string::npos);
 }
