@@ -30,49 +30,48 @@ struct LinuxDirent64 {
   char d_name[1];
 };
 
-// Counts entries of a directory that look like pids (all digits).
-int countNumericEntries(const char* path) {
+// Calls fn(name) for every entry of the directory at `path`. Raw getdents64 on a stack buffer:
+// pid 1 of the sandbox runs this and must not allocate.
+template <typename Fn>
+void forEachEntry(const char* path, Fn fn) {
   int fd = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return 0;
+  if (fd < 0) return;
   alignas(8) char buf[4096];
-  int count = 0;
   for (;;) {
     long n = ::syscall(SYS_getdents64, fd, buf, sizeof buf);
     if (n <= 0) break;
     for (long off = 0; off < n;) {
       auto* d = reinterpret_cast<LinuxDirent64*>(buf + off);
       off += d->d_reclen;
-      bool numeric = d->d_name[0] != '\0';
-      for (const char* p = d->d_name; *p != '\0'; ++p) numeric = numeric && *p >= '0' && *p <= '9';
-      if (numeric) ++count;
+      fn(static_cast<const char*>(d->d_name));
     }
   }
   ::close(fd);
+}
+
+// Counts entries of a directory that look like pids (all digits).
+int countNumericEntries(const char* path) {
+  int count = 0;
+  forEachEntry(path, [&](const char* name) {
+    bool numeric = name[0] != '\0';
+    for (const char* p = name; *p != '\0'; ++p) numeric = numeric && *p >= '0' && *p <= '9';
+    if (numeric) ++count;
+  });
   return count;
 }
 
 // Tasks (threads included, as RLIMIT_NPROC counts them) alive in this pid namespace, not
 // counting pid 1 itself.
 int countLiveTasks() {
-  int fd = ::open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  alignas(8) char buf[4096];
   int total = 0;
-  for (;;) {
-    long n = ::syscall(SYS_getdents64, fd, buf, sizeof buf);
-    if (n <= 0) break;
-    for (long off = 0; off < n;) {
-      auto* d = reinterpret_cast<LinuxDirent64*>(buf + off);
-      off += d->d_reclen;
-      if (d->d_name[0] < '1' || d->d_name[0] > '9' || std::strcmp(d->d_name, "1") == 0) continue;
-      char path[64] = "/proc/";
-      appendStr(path, sizeof path, d->d_name);
-      appendStr(path, sizeof path, "/task");
-      int tasks = countNumericEntries(path);
-      total += tasks > 0 ? tasks : 1;
-    }
-  }
-  ::close(fd);
+  forEachEntry("/proc", [&](const char* name) {
+    if (name[0] < '1' || name[0] > '9' || std::strcmp(name, "1") == 0) return;
+    char path[64] = "/proc/";
+    appendStr(path, sizeof path, name);
+    appendStr(path, sizeof path, "/task");
+    int tasks = countNumericEntries(path);
+    total += tasks > 0 ? tasks : 1;
+  });
   return total;
 }
 
