@@ -139,7 +139,12 @@ H.run(60, function()
   H.wait(5000, function()
     return vim.api.nvim_buf_get_lines(bufnr, 5, 6, false)[1] == '    return a * b'
   end, 'the generated line in the buffer (workspace/applyEdit)')
-  local acks = vim.tbl_filter(function(m) return type(m.result) == 'table' and m.result.applied ~= nil end, answers())
+  -- nvim edits the buffer before its reply reaches the fake's log, so wait for the reply.
+  local function applied_answers()
+    return vim.tbl_filter(function(m) return type(m.result) == 'table' and m.result.applied ~= nil end, answers())
+  end
+  H.wait(5000, function() return #applied_answers() >= 1 end, 'the workspace/applyEdit answer')
+  local acks = applied_answers()
   H.eq(#acks, 1, 'workspace/applyEdit answers')
   H.eq(acks[1].result.applied, true, 'applyEdit applied')
   H.notifications = {}
