@@ -16,7 +16,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <sstream>
 
@@ -64,12 +63,21 @@ void appendEntry(const std::string& path, std::vector<MountOp>& out, int depth) 
     op.data = fs::read_symlink(path, ec).string();
     if (!ec) out.push_back(std::move(op));
   } else if (S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) <= kMaxEtcFile) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return;  // unreadable to us: it does not enter
-    std::ostringstream buf;
-    buf << in.rdbuf();
+    // Plain read(2): this runs once per `greenlight sandbox` process, and iostreams cost more
+    // than the copy itself.
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;  // unreadable to us: it does not enter
+    op.data.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t got = 0;
+    while (got < op.data.size()) {
+      ssize_t n = ::read(fd, op.data.data() + got, op.data.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    op.data.resize(got);  // a file that shrank meanwhile enters as it was read
     op.kind = MountKind::WriteFile;
-    op.data = buf.str();
     op.mode = 0644;
     out.push_back(std::move(op));
   } else if (S_ISDIR(st.st_mode) && depth == 0) {

@@ -7,10 +7,13 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstring>
 #include <thread>
 
 #include "TestSupport.h"
 #include "sandbox/Sandbox.h"
+#include "sandbox/SeccompCompile.h"
+#include "sandbox/SeccompProfiles.h"
 
 using greenlight::sandbox::Execution;
 using greenlight::sandbox::Policy;
@@ -152,4 +155,27 @@ TEST_CASE("probeIsolation reports the host's layers", "[api]") {
   CHECK(v.isolation.userNs == iso.userNs);
   CHECK(v.isolation.netNs);
   CHECK(v.isolation.landlockAbi == iso.landlockAbi);
+}
+
+// The filters baked in at build time are exactly what libseccomp compiles from today's lists:
+// a stale table would silently run code under yesterday's policy.
+TEST_CASE("the baked seccomp filters equal a fresh libseccomp compile", "[api][seccomp]") {
+  using greenlight::sandbox::Profile;
+  namespace detail = greenlight::sandbox::detail;
+  for (Profile p : {Profile::Auto, Profile::Native, Profile::Python, Profile::Node, Profile::Compiler}) {
+    for (bool network : {false, true}) {
+      CAPTURE(detail::profileName(p), network);
+      std::string error;
+      std::vector<sock_filter> fresh = detail::compileSeccompFilter(p, network, &error);
+      REQUIRE(error.empty());
+      REQUIRE(fresh.size() > 20);
+      const sock_fprog* baked = detail::cachedSeccompProgram(p, network);
+      REQUIRE(baked != nullptr);  // never needs a run-time compile on the build machine
+      REQUIRE(baked->len == fresh.size());
+      CHECK(std::memcmp(baked->filter, fresh.data(), fresh.size() * sizeof(sock_filter)) == 0);
+    }
+  }
+  // Network changes the program (AF_INET/AF_INET6 sockets).
+  CHECK(detail::cachedSeccompProgram(Profile::Python, true)->len !=
+        detail::cachedSeccompProgram(Profile::Python, false)->len);
 }
