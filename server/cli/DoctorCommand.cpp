@@ -94,6 +94,7 @@ bool checkTool(Report& report, const std::string& label, const std::string& name
                const std::string& installHint, const std::string& workspace) {
   core::testing::ToolRequest request;
   request.name = name;
+  request.queryVersion = true;  // the report shows it
   request.workspaceRoot = workspace;
   std::string error;
   auto tool = core::testing::resolveTool(request, &error);

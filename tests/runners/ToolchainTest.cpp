@@ -32,6 +32,7 @@ TEST_CASE("pyenv shims resolve to the selected version's real binary") {
   exe(ws, "sys/python3", "#!/bin/sh\necho Python 3.0.0-system\n");
   ToolRequest req;
   req.name = "python3";
+  req.queryVersion = true;
   req.environment = {{"PATH", root + "/shims:" + ws.root() + "/sys"}, {"PYENV_ROOT", root}, {"PYENV_VERSION", ""}};
   std::string err;
   clearToolCache();
@@ -41,6 +42,7 @@ TEST_CASE("pyenv shims resolve to the selected version's real binary") {
   CHECK(t->via == "pyenv");
   CHECK(t->path == root + "/versions/3.12.0/bin/python3");
   CHECK(t->version == "Python 3.12.0");
+  CHECK(!t->fingerprint.empty());  // the run cache's key for the binary (no --version needed)
   CHECK(t->bindPrefixes == std::vector<std::string>{root + "/versions/3.12.0"});
   // PYENV_VERSION wins over the global version file.
   req.environment["PYENV_VERSION"] = "3.9.1";
@@ -91,6 +93,7 @@ TEST_CASE("absolute paths, system prefixes and missing tools") {
   std::string err;
   ToolRequest req;
   req.name = "/usr/bin/python3";
+  req.queryVersion = true;
   auto t = resolveTool(req, &err);
   REQUIRE(t);
   CHECK(t->via == "absolute");
@@ -108,6 +111,7 @@ TEST_CASE("the real python3 on this machine resolves to a binary, not a shim") {
   std::string err;
   ToolRequest req;
   req.name = "python3";
+  req.queryVersion = true;
   auto t = resolveTool(req, &err);
   INFO(err);
   REQUIRE(t);

@@ -435,7 +435,7 @@ std::string runFingerprint(const TestPlan& plan, const RunOptions& options) {
                          : plan.language == Language::Cxx ? options.config.cxxCompiler
                                                           : (plan.command.empty() ? "" : plan.command[0]);
   std::string toolError;
-  if (auto tool = resolveFor(toolName, plan, options, &toolError)) j["tool"] = tool->path + " " + tool->version;
+  if (auto tool = resolveFor(toolName, plan, options, &toolError)) j["tool"] = tool->path + " " + tool->fingerprint;
   // Texts: every staged file of the plan, read through the overlay (unsaved text counts).
   std::vector<std::string> files = {plan.sourceFile};
   files.insert(files.end(), plan.testFiles.begin(), plan.testFiles.end());

@@ -255,6 +255,11 @@ std::optional<Tool> resolveUncached(const ToolRequest& req, std::string* error) 
   addPrefix(tool, prefixOf(tool.path));
   // A venv's python is a symlink into its base installation; a pyenv version links its own
   // libpython via an rpath under the prefix: both are covered by the prefixes above.
+  struct stat st;
+  if (::stat(tool.path.c_str(), &st) == 0) {
+    tool.fingerprint = std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
+                       std::to_string(static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec);
+  }
   if (req.queryVersion) {
     auto out = runHostCommand({tool.path, "--version"}, {"PATH=/usr/bin:/bin", "LANG=C.UTF-8"}, "/", 5.0);
     tool.version = firstLine(out.output);

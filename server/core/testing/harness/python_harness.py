@@ -14,20 +14,35 @@ R"GLPY("
 #
 # Assertions are rewritten at import (AST, line numbers preserved, so tracebacks stay exact):
 # `assert f(x) == y` reports "f(x) returned A, expected B" without evaluating anything twice.
+#
+# Start-up is most of a small run, so only what every run needs is imported here: doctest
+# (with unittest, pdb, ...: ~30 ms), unittest, inspect and traceback are imported by _std() when
+# a module has doctests, a TestCase, a decorated test or an exception to format.
 import ast
-import doctest
-import inspect
 import io
 import json
 import os
 import signal
 import sys
 import time
-import traceback
 import types
-import unittest
 
 _OUT_FD = os.dup(1)
+_STD_PATH = list(sys.path)  # before the workspace directories are added
+
+
+def _std(name):
+    """A standard-library module, imported on first use from the original sys.path, so a
+    workspace file named like it (inspect.py, doctest.py) cannot stand in for it."""
+    mod = sys.modules.get(name)
+    if mod is not None:
+        return mod
+    saved = sys.path[:]
+    sys.path[:] = _STD_PATH
+    try:
+        return __import__(name)
+    finally:
+        sys.path[:] = saved
 _HARNESS = os.path.abspath(__file__)
 _CAP = 8192
 _REPR_CAP = 300
@@ -221,12 +236,15 @@ def _load_module(name, path):
 
 def _frames(tb):
     out = []
-    for fs in traceback.extract_tb(tb):
-        if os.path.abspath(fs.filename) == _HARNESS:
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        filename, line = code.co_filename, tb.tb_lineno
+        tb = tb.tb_next
+        if os.path.abspath(filename) == _HARNESS:
             continue
-        if fs.filename.startswith("<frozen ") or "/unittest/" in fs.filename:
+        if filename.startswith("<frozen ") or "/unittest/" in filename:
             continue
-        out.append({"file": fs.filename, "line": fs.lineno, "function": fs.name})
+        out.append({"file": filename, "line": line, "function": code.co_name})
     return out
 
 
@@ -266,7 +284,7 @@ def _exc_result(exc_type, exc, tb):
         if hasattr(exc, "_gl_expected"):
             res["expected"] = exc._gl_expected
         return res
-    text = "".join(traceback.format_exception_only(exc_type, exc)).strip()
+    text = "".join(_std("traceback").format_exception_only(exc_type, exc)).strip()
     res.update(status="error", kind="exception", message=text)
     return res
 
@@ -323,11 +341,13 @@ class Runner:
                     res = outcome
             except _SkipTest as e:
                 res = {"status": "skipped", "message": str(e)}
-            except unittest.SkipTest as e:
-                res = {"status": "skipped", "message": str(e)}
-            except BaseException:
+            except BaseException as e:
                 signal.setitimer(signal.ITIMER_REAL, 0)
-                res = _exc_result(*sys.exc_info())
+                ut = sys.modules.get("unittest")  # a plain test may raise unittest.SkipTest
+                if ut is not None and isinstance(e, getattr(ut, "SkipTest", ())):
+                    res = {"status": "skipped", "message": str(e)}
+                else:
+                    res = _exc_result(*sys.exc_info())
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
         if res.get("status") == "timeout":
@@ -344,34 +364,49 @@ class _SkipTest(Exception):
     pass
 
 
-class _CaseResult(unittest.TestResult):
-    def __init__(self):
-        super().__init__()
-        self.outcome = {"status": "passed", "message": ""}
+_CASE_RESULT = []
 
-    def addFailure(self, test, err):
-        self.outcome = _exc_result(*err)
 
-    def addError(self, test, err):
-        if err[0] is _GLTimeout or err[0] is KeyboardInterrupt:
-            raise err[1]
-        self.outcome = _exc_result(*err)
+def _case_result():
+    """A fresh unittest.TestResult that keeps the first outcome (the class is built on first
+    use, after unittest is imported and patched)."""
+    if not _CASE_RESULT:
+        _patch_unittest()
+        _CASE_RESULT.append(_make_case_result_class(_std("unittest")))
+    return _CASE_RESULT[0]()
 
-    def addSkip(self, test, reason):
-        self.outcome = {"status": "skipped", "message": reason}
 
-    def addUnexpectedSuccess(self, test):
-        self.outcome = {"status": "failed", "kind": "assertion",
-                        "message": "unexpected success (marked expectedFailure)", "frames": []}
+def _make_case_result_class(unittest):
+    class _CaseResult(unittest.TestResult):
+        def __init__(self):
+            super().__init__()
+            self.outcome = {"status": "passed", "message": ""}
 
-    def addSubTest(self, test, subtest, err):
-        if err is not None and self.outcome["status"] == "passed":
+        def addFailure(self, test, err):
             self.outcome = _exc_result(*err)
-            self.outcome["message"] = "%s %s" % (subtest._subDescription(),
-                                                 self.outcome["message"])
+
+        def addError(self, test, err):
+            if err[0] is _GLTimeout or err[0] is KeyboardInterrupt:
+                raise err[1]
+            self.outcome = _exc_result(*err)
+
+        def addSkip(self, test, reason):
+            self.outcome = {"status": "skipped", "message": reason}
+
+        def addUnexpectedSuccess(self, test):
+            self.outcome = {"status": "failed", "kind": "assertion",
+                            "message": "unexpected success (marked expectedFailure)", "frames": []}
+
+        def addSubTest(self, test, subtest, err):
+            if err is not None and self.outcome["status"] == "passed":
+                self.outcome = _exc_result(*err)
+                self.outcome["message"] = "%s %s" % (subtest._subDescription(),
+                                                     self.outcome["message"])
+    return _CaseResult
 
 
 def _patch_unittest():
+    unittest = _std("unittest")
     original = unittest.TestCase.assertEqual
 
     def assertEqual(self, first, second, msg=None):
@@ -386,43 +421,62 @@ def _patch_unittest():
 
 
 def _line_of(obj, default=0):
+    code = getattr(obj, "__code__", None)
+    if code is not None and not hasattr(obj, "__wrapped__"):
+        return code.co_firstlineno  # the first decorator's line, as inspect would say
     try:
-        return inspect.getsourcelines(obj)[1]
+        return _std("inspect").getsourcelines(obj)[1]
     except (OSError, TypeError):
-        code = getattr(obj, "__code__", None)
         return code.co_firstlineno if code else default
+
+
+def _required_params(fn):
+    """Names of the positional parameters without defaults (pytest fixtures, for us)."""
+    if hasattr(fn, "__wrapped__"):  # functools.wraps: the signature is the wrapped one's
+        inspect = _std("inspect")
+        return [p.name for p in inspect.signature(fn).parameters.values()
+                if p.default is inspect.Parameter.empty and
+                p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    code = fn.__code__
+    positional = code.co_varnames[:code.co_argcount]
+    return list(positional[:len(positional) - len(fn.__defaults__ or ())])
+
+
+def _is_coroutine_function(fn):
+    if hasattr(fn, "__wrapped__"):
+        return _std("inspect").iscoroutinefunction(fn)
+    return bool(fn.__code__.co_flags & 0x80)  # CO_COROUTINE
 
 
 def _collect(runner, mod, path, own_tests):
     """Runs test_* functions, unittest.TestCase classes and Test* classes defined in `mod`."""
     items = list(vars(mod).items())
     for name, obj in items:
-        if inspect.isfunction(obj) and name.startswith("test") and \
+        if isinstance(obj, types.FunctionType) and name.startswith("test") and \
                 getattr(obj.__code__, "co_filename", "") == path:
             if own_tests is False:
                 continue
-            params = [p for p in inspect.signature(obj).parameters.values()
-                      if p.default is inspect.Parameter.empty and
-                      p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            params = _required_params(obj)
             if params:
-                def skip(names=[p.name for p in params]):
+                def skip(names=params):
                     raise _SkipTest("needs fixtures (%s); greenlight runs plain test functions"
                                     % ", ".join(names))
                 runner.run(name, path, _line_of(obj), skip)
                 continue
-            if inspect.iscoroutinefunction(obj):
+            if _is_coroutine_function(obj):
                 import asyncio
                 runner.run(name, path, _line_of(obj), lambda f=obj: asyncio.run(f()))
             else:
                 runner.run(name, path, _line_of(obj), obj)
-        elif inspect.isclass(obj) and getattr(obj, "__module__", None) == mod.__name__:
-            if issubclass(obj, unittest.TestCase):
-                loader = unittest.TestLoader()
+        elif isinstance(obj, type) and getattr(obj, "__module__", None) == mod.__name__:
+            ut = sys.modules.get("unittest")  # no unittest imported: no TestCase to find
+            if ut is not None and issubclass(obj, ut.TestCase):
+                loader = ut.TestLoader()
                 for meth in loader.getTestCaseNames(obj):
                     fn = getattr(obj, meth)
 
                     def case(cls=obj, meth=meth):
-                        result = _CaseResult()
+                        result = _case_result()
                         cls(meth).run(result)
                         return result.outcome
                     runner.run("%s.%s" % (name, meth), path, _line_of(fn), case)
@@ -444,44 +498,61 @@ def _collect(runner, mod, path, own_tests):
                     runner.run("%s.%s" % (name, meth), path, _line_of(fn), method)
 
 
-class _DocRunner(doctest.DocTestRunner):
-    def __init__(self):
-        super().__init__(verbose=False, optionflags=doctest.ELLIPSIS)
-        self.outcome = None
+_DOC_RUNNER = []
 
-    def report_failure(self, out, test, example, got):
-        if self.outcome is None:
-            src = example.source.strip()
-            want = example.want.strip()
-            self.outcome = {"status": "failed", "kind": "assertion",
-                            "message": "doctest: %s returned %s, expected %s" % (
-                                src, got.strip() or "nothing", want or "nothing"),
-                            "expected": want, "actual": got.strip(),
-                            "frames": [{"file": test.filename,
-                                        "line": test.lineno + example.lineno + 1,
-                                        "function": test.name.split(".")[-1]}]}
 
-    def report_unexpected_exception(self, out, test, example, exc_info):
-        if self.outcome is None:
-            res = _exc_result(*exc_info)
-            res["frames"] = [f for f in res.get("frames", []) if f["file"] != "<doctest>" and
-                             not f["file"].startswith("<doctest ")]
-            res["frames"].insert(0, {"file": test.filename,
-                                     "line": test.lineno + example.lineno + 1,
-                                     "function": test.name.split(".")[-1]})
-            self.outcome = res
+def _doc_runner():
+    if not _DOC_RUNNER:
+        _DOC_RUNNER.append(_make_doc_runner_class(_std("doctest")))
+    return _DOC_RUNNER[0]()
 
-    def report_success(self, out, test, example, got):
-        pass
 
-    def report_start(self, out, test, example):
-        pass
+def _make_doc_runner_class(doctest):
+    class _DocRunner(doctest.DocTestRunner):
+        def __init__(self):
+            super().__init__(verbose=False, optionflags=doctest.ELLIPSIS)
+            self.outcome = None
+
+        def report_failure(self, out, test, example, got):
+            if self.outcome is None:
+                src = example.source.strip()
+                want = example.want.strip()
+                self.outcome = {"status": "failed", "kind": "assertion",
+                                "message": "doctest: %s returned %s, expected %s" % (
+                                    src, got.strip() or "nothing", want or "nothing"),
+                                "expected": want, "actual": got.strip(),
+                                "frames": [{"file": test.filename,
+                                            "line": test.lineno + example.lineno + 1,
+                                            "function": test.name.split(".")[-1]}]}
+
+        def report_unexpected_exception(self, out, test, example, exc_info):
+            if self.outcome is None:
+                res = _exc_result(*exc_info)
+                res["frames"] = [f for f in res.get("frames", []) if f["file"] != "<doctest>" and
+                                 not f["file"].startswith("<doctest ")]
+                res["frames"].insert(0, {"file": test.filename,
+                                         "line": test.lineno + example.lineno + 1,
+                                         "function": test.name.split(".")[-1]})
+                self.outcome = res
+
+        def report_success(self, out, test, example, got):
+            pass
+
+        def report_start(self, out, test, example):
+            pass
+    return _DocRunner
 
 
 def _doctests(runner, mod, path, which):
     if which == "none":
         return
-    finder = doctest.DocTestFinder(recurse=True, exclude_empty=True)
+    try:  # no ">>>" anywhere: no doctest, and no need to import the doctest module
+        with open(path, "r", encoding="utf-8") as f:
+            if ">>>" not in f.read():
+                return
+    except OSError:
+        pass
+    finder = _std("doctest").DocTestFinder(recurse=True, exclude_empty=True)
     try:
         tests = finder.find(mod, mod.__name__)
     except Exception:
@@ -494,7 +565,7 @@ def _doctests(runner, mod, path, which):
             continue
 
         def run_doc(test=test):
-            dr = _DocRunner()
+            dr = _doc_runner()
             dr.run(test, out=lambda s: None, clear_globs=True)
             return dr.outcome or {"status": "passed", "message": ""}
         name = "doctest:" + short
@@ -516,7 +587,6 @@ def main():
         if p not in sys.path:
             sys.path.insert(0, p)
     signal.signal(signal.SIGALRM, _on_alarm)
-    _patch_unittest()
     budget = _Budget(float(cfg.get("budget", 10)))
     runner = Runner(budget, cfg.get("select"))
     loaded = {}
