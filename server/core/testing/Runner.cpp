@@ -15,6 +15,7 @@
 
 #include "core/testing/Diagnostics.h"
 #include "core/testing/OutputParsing.h"
+#include "core/testing/PythonBytecode.h"
 #include "core/testing/Staging.h"
 #include "core/testing/Toolchain.h"
 #include "core/testing/harness/Harnesses.h"
@@ -236,9 +237,16 @@ RunResult runPython(const TestPlan& plan, const RunOptions& options, Staging& st
   else cfg["doctests"] = "all";
   cfg["select"] = plan.selected;
   cfg["budget"] = timeLimit(options);
-  std::string harness = staging.addHarnessFile("python_harness.py", harness::pythonHarness());
   std::string config = staging.addHarnessFile("config.json", cfg.dump());
   sandbox::Policy p = basePolicy(plan, options, staging, &*tool);
+  // The harness as bytecode when this interpreter compiled it before (PythonBytecode.h); only
+  // with the real sandbox: a fake executor sees exactly one step per run.
+  const std::string harnessSource(harness::pythonHarness());
+  const std::string harnessPath = std::string(kSandboxGl) + "/python_harness.py";
+  std::optional<std::string> bytecode;
+  if (!options.executor) bytecode = pythonHarnessBytecode(*tool, harnessSource, harnessPath, p);
+  std::string harness = bytecode ? staging.addHarnessFile("python_harness.pyc", *bytecode)
+                                 : staging.addHarnessFile("python_harness.py", harnessSource);
   p.argv = {tool->invokedAs.empty() ? tool->path : tool->invokedAs, "-B", harness, config};
   p.profile = sandbox::Profile::Python;
   p.env.insert(p.env.end(), {"PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8",
