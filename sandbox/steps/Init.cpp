@@ -87,6 +87,21 @@ int countLiveTasks() {
   ::_exit(127);
 }
 
+// The sanitizer runtimes intercept vfork and re-poison the whole stack's shadow in the child,
+// an mmap that RLIMIT_DATA (already applied to pid 1) refuses: ASan builds take fork instead.
+// A macro, not a helper function: a vfork child must never return from the function that
+// called vfork (its return would clobber the frame the parent resumes in).
+#if defined(__SANITIZE_ADDRESS__)
+#define GREENLIGHT_SPAWN_PAYLOAD ::fork
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GREENLIGHT_SPAWN_PAYLOAD ::fork
+#endif
+#endif
+#ifndef GREENLIGHT_SPAWN_PAYLOAD
+#define GREENLIGHT_SPAWN_PAYLOAD ::vfork
+#endif
+
 }  // namespace
 
 void runInitAndPayload(const LaunchPlan& plan, std::uint32_t layers) {
@@ -103,7 +118,7 @@ void runInitAndPayload(const LaunchPlan& plan, std::uint32_t layers) {
   // vfork: the payload only execs (or reports and _exits), so it can borrow pid 1's memory
   // until then instead of copying its page tables and faulting every page back in: about
   // half a millisecond per run on a VM (bench/sandbox).
-  pid_t pid = ::vfork();
+  pid_t pid = GREENLIGHT_SPAWN_PAYLOAD();
   if (pid < 0) {
     reportFailure(plan.statusFd, "init", "vfork", "payload", errno);
     ::_exit(125);
