@@ -175,6 +175,38 @@ TEST_CASE("python: unsaved text runs, syntax errors are compile errors, hangs ti
   CHECK(later->status == TestStatus::Skipped);
 }
 
+// The harness writes its events with its own JSON encoder (python_harness.py, _encode): text
+// beyond ASCII and the BMP, quotes, control characters and objects without a JSON form must
+// arrive intact and never cost the event.
+TEST_CASE("python: non-ASCII operands, odd objects and captured output survive the event stream") {
+  TempWorkspace ws;
+  auto src = ws.write("m.py",
+                      "class Odd:\n    def __repr__(self):\n        return 'Odd<\"q\"\\t\\x01>'\n\n\n"
+                      "def greet():\n    return 'h\\u00e9llo \\u4e16\\u754c \\U0001f642'\n\n\n"
+                      "def odd():\n    return Odd()\n");
+  ws.write("test_m.py",
+           "from m import greet, odd\n\n"
+           "def test_greet():\n    print('out \\U0001f600 \\u00fc')\n    assert greet() == 'hello'\n\n"
+           "def test_odd():\n    assert odd() == 3\n\n"
+           "def test_nan():\n    assert float('nan') == 1.0\n");
+  auto o = runIn(src);
+  INFO(describe(o.result));
+  REQUIRE(o.result.tests.size() == 3);
+  auto* g = find(o.result, "test_greet");
+  REQUIRE(g);
+  CHECK(g->status == TestStatus::Failed);
+  CHECK(g->message.find("h\xC3\xA9llo \xE4\xB8\x96\xE7\x95\x8C \xF0\x9F\x99\x82") != std::string::npos);
+  CHECK(g->output.find("out \xF0\x9F\x98\x80 \xC3\xBC") != std::string::npos);
+  auto* odd = find(o.result, "test_odd");
+  REQUIRE(odd);
+  CHECK(odd->status == TestStatus::Failed);
+  CHECK(odd->message.find("Odd<\"q\"\t\x01>") != std::string::npos);
+  auto* nan = find(o.result, "test_nan");
+  REQUIRE(nan);
+  CHECK(nan->status == TestStatus::Failed);
+  CHECK(nan->message.find("nan") != std::string::npos);
+}
+
 TEST_CASE("python: narrowing by line runs only the function's tests") {
   TempWorkspace ws;
   auto src = ws.write("m.py", "def a():\n    return 1\n\n\ndef b():\n    return 2\n");
