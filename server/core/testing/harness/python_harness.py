@@ -184,13 +184,34 @@ class _AssertRewriter(ast.NodeTransformer):
     def __init__(self, source):
         self.source = source
         self.counter = 0
+        # Split once: ast.get_source_segment splits the whole file on every call, which made
+        # rewriting a 10-test file cost more than importing the harness.
+        lines = source.splitlines(True)
+        # str.splitlines also breaks at \f, \v, \x1c-\x1e, \x85, \u2028, \u2029, which the
+        # tokenizer does not count as line ends: then only ast's own splitting is exact.
+        exact = all(line.endswith(("\n", "\r")) for line in lines[:-1])
+        self._lines = lines if exact else None
 
     def _segment(self, node):
         try:
-            seg = ast.get_source_segment(self.source, node)
+            seg = self._fast_segment(node) if self._lines is not None else \
+                ast.get_source_segment(self.source, node)
         except Exception:
             seg = None
         return " ".join((seg or "").split())
+
+    def _fast_segment(self, node):
+        """ast.get_source_segment over the lines split once (columns are UTF-8 offsets)."""
+        end_lineno, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
+        if end_lineno is None or end_col is None:
+            return None
+        first, last = node.lineno - 1, end_lineno - 1
+        lines = self._lines
+        if first == last:
+            return lines[first].encode()[node.col_offset:end_col].decode()
+        head = lines[first].encode()[node.col_offset:].decode()
+        tail = lines[last].encode()[:end_col].decode()
+        return head + "".join(lines[first + 1:last]) + tail
 
     def visit_FunctionDef(self, node):
         self.generic_visit(node)
@@ -237,12 +258,24 @@ class _AssertRewriter(ast.NodeTransformer):
             keywords=[]), cause=None)
         check = ast.If(test=ast.UnaryOp(ast.Not(), cond), body=[raise_stmt], orelse=[])
         out = assigns + [check]
-        for stmt in out:
-            for sub in ast.walk(stmt):
-                if "lineno" in sub._attributes:
-                    ast.copy_location(sub, node)
-        # The operand expressions keep their own (exact) locations.
+        _locate_created(out, node)
         return out
+
+
+def _locate_created(stmts, node):
+    """Gives the nodes a rewrite created the assert's position. The user's operand expressions
+    keep their own (exact) positions, and are not walked: re-walking them for every assert
+    made rewriting cost more than the tests it rewrote."""
+    user = {id(n) for n in ast.walk(node)}
+    todo = list(stmts)
+    while todo:
+        n = todo.pop()
+        if id(n) in user:
+            continue
+        if "lineno" in n._attributes:
+            n.lineno, n.col_offset = node.lineno, node.col_offset
+            n.end_lineno, n.end_col_offset = node.end_lineno, node.end_col_offset
+        todo.extend(ast.iter_child_nodes(n))
 
 
 def _copy_load(expr):
@@ -261,32 +294,14 @@ def _gl_fnof(thunk):
 
 
 def _compile_rewritten(source, filename):
-    tree = ast.parse(source, filename)
-    rewriter = _AssertRewriter(source)
-    # Keep original positions of user expressions: copy_location above only touches nodes we
-    # created, because user nodes already carry lineno (we skip nodes with positions below).
-    tree = _RewriteKeepingPositions(rewriter).visit(tree)
-    ast.fix_missing_locations(tree)
-    return compile(tree, filename, "exec", dont_inherit=True)
-
-
-class _RewriteKeepingPositions(ast.NodeTransformer):
-    def __init__(self, rewriter):
-        self.rewriter = rewriter
-
-    def visit_Assert(self, node):
-        originals = {id(n): (n.lineno, n.col_offset, getattr(n, "end_lineno", None),
-                             getattr(n, "end_col_offset", None))
-                     for n in ast.walk(node) if hasattr(n, "lineno")}
-        out = self.rewriter.visit_Assert(node)
-        if out is node:
-            return node
-        for stmt in out:
-            for sub in ast.walk(stmt):
-                pos = originals.get(id(sub))
-                if pos is not None and sub is not node:
-                    sub.lineno, sub.col_offset, sub.end_lineno, sub.end_col_offset = pos
-        return out
+    tree = _AssertRewriter(source).visit(ast.parse(source, filename))
+    try:
+        return compile(tree, filename, "exec", dont_inherit=True)
+    except (TypeError, ValueError):
+        # A node without a position (a rewrite shape _locate_created missed): fill them in
+        # from their parents, a whole-tree walk the common case does not need.
+        ast.fix_missing_locations(tree)
+        return compile(tree, filename, "exec", dont_inherit=True)
 
 
 def _load_module(name, path):
