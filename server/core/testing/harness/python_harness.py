@@ -18,7 +18,7 @@ R"GLPY("
 # Start-up is most of a small run, so only what every run needs is imported here: doctest
 # (with unittest, pdb, ...: ~30 ms), unittest, inspect and traceback are imported by _std() when
 # a module has doctests, a TestCase, a decorated test or an exception to format.
-import ast
+import _ast as ast  # the C node types: the ast module's import is ~1.5 ms a run
 import io
 import os
 import sys
@@ -180,7 +180,7 @@ def _gl_fail(src_left, left, op, right, src_right, fn):
     return err
 
 
-class _AssertRewriter(ast.NodeTransformer):
+class _AssertRewriter:
     def __init__(self, source):
         self.source = source
         self.counter = 0
@@ -195,7 +195,7 @@ class _AssertRewriter(ast.NodeTransformer):
     def _segment(self, node):
         try:
             seg = self._fast_segment(node) if self._lines is not None else \
-                ast.get_source_segment(self.source, node)
+                _std("ast").get_source_segment(self.source, node)
         except Exception:
             seg = None
         return " ".join((seg or "").split())
@@ -213,12 +213,6 @@ class _AssertRewriter(ast.NodeTransformer):
         tail = lines[last].encode()[:end_col].decode()
         return head + "".join(lines[first + 1:last]) + tail
 
-    def visit_FunctionDef(self, node):
-        self.generic_visit(node)
-        return node
-
-    visit_AsyncFunctionDef = visit_FunctionDef
-
     def visit_Assert(self, node):
         if node.msg is not None:
             return node
@@ -226,63 +220,53 @@ class _AssertRewriter(ast.NodeTransformer):
         self.counter += 1
         left_name = "_gl_l%d" % self.counter
         right_name = "_gl_r%d" % self.counter
+        # Every node created here takes the assert's position; the user's operand expressions
+        # keep their own (exact) ones. Given at construction: walking the result afterwards to
+        # place them cost more than the tests being rewritten.
+        at = {"lineno": node.lineno, "col_offset": node.col_offset,
+              "end_lineno": node.end_lineno, "end_col_offset": node.end_col_offset}
+
+        def name(ident, ctx=ast.Load):
+            return ast.Name(ident, ctx(), **at)
+
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _OPS:
             left, right = test.left, test.comparators[0]
             op = _OPS[type(test.ops[0])]
-            cond = ast.Compare(left=ast.Name(left_name, ast.Load()), ops=test.ops,
-                               comparators=[ast.Name(right_name, ast.Load())])
-            assigns = [ast.Assign(targets=[ast.Name(left_name, ast.Store())], value=left),
-                       ast.Assign(targets=[ast.Name(right_name, ast.Store())], value=right)]
+            cond = ast.Compare(left=name(left_name), ops=test.ops, comparators=[name(right_name)], **at)
+            assigns = [ast.Assign(targets=[name(left_name, ast.Store)], value=left, **at),
+                       ast.Assign(targets=[name(right_name, ast.Store)], value=right, **at)]
             right_src = self._segment(right)
-            right_arg = ast.Name(right_name, ast.Load())
+            right_arg = name(right_name)
         elif isinstance(test, ast.Call):
             left, op = test, None
-            cond = ast.Name(left_name, ast.Load())
-            assigns = [ast.Assign(targets=[ast.Name(left_name, ast.Store())], value=left)]
+            cond = name(left_name)
+            assigns = [ast.Assign(targets=[name(left_name, ast.Store)], value=left, **at)]
             right_src = ""
-            right_arg = ast.Constant(None)
+            right_arg = ast.Constant(None, **at)
         else:
             return node
-        fn_arg = ast.Constant(None)
+        fn_arg = ast.Constant(None, **at)
         if isinstance(left, ast.Call) and isinstance(left.func, (ast.Name, ast.Attribute)):
             # Re-reading a name/attribute is free of side effects in all but pathological code.
-            fn_arg = ast.Call(ast.Name("_gl_fnof", ast.Load()),
+            fn_arg = ast.Call(name("_gl_fnof"),
                               [ast.Lambda(ast.arguments(posonlyargs=[], args=[], vararg=None,
                                                         kwonlyargs=[], kw_defaults=[],
                                                         kwarg=None, defaults=[]),
-                                          _copy_load(left.func))], [])
+                                          _copy_load(left.func, at), **at)], [], **at)
         raise_stmt = ast.Raise(exc=ast.Call(
-            func=ast.Name("_gl_fail", ast.Load()),
-            args=[ast.Constant(self._segment(left)), ast.Name(left_name, ast.Load()),
-                  ast.Constant(op), right_arg, ast.Constant(right_src), fn_arg],
-            keywords=[]), cause=None)
-        check = ast.If(test=ast.UnaryOp(ast.Not(), cond), body=[raise_stmt], orelse=[])
-        out = assigns + [check]
-        _locate_created(out, node)
-        return out
+            func=name("_gl_fail"),
+            args=[ast.Constant(self._segment(left), **at), name(left_name),
+                  ast.Constant(op, **at), right_arg, ast.Constant(right_src, **at), fn_arg],
+            keywords=[], **at), cause=None, **at)
+        check = ast.If(test=ast.UnaryOp(ast.Not(), cond, **at), body=[raise_stmt], orelse=[], **at)
+        return assigns + [check]
 
 
-def _locate_created(stmts, node):
-    """Gives the nodes a rewrite created the assert's position. The user's operand expressions
-    keep their own (exact) positions, and are not walked: re-walking them for every assert
-    made rewriting cost more than the tests it rewrote."""
-    user = {id(n) for n in ast.walk(node)}
-    todo = list(stmts)
-    while todo:
-        n = todo.pop()
-        if id(n) in user:
-            continue
-        if "lineno" in n._attributes:
-            n.lineno, n.col_offset = node.lineno, node.col_offset
-            n.end_lineno, n.end_col_offset = node.end_lineno, node.end_col_offset
-        todo.extend(ast.iter_child_nodes(n))
-
-
-def _copy_load(expr):
+def _copy_load(expr, at):
     if isinstance(expr, ast.Name):
-        return ast.Name(expr.id, ast.Load())
+        return ast.Name(expr.id, ast.Load(), **at)
     if isinstance(expr, ast.Attribute):
-        return ast.Attribute(_copy_load(expr.value), expr.attr, ast.Load())
+        return ast.Attribute(_copy_load(expr.value, at), expr.attr, ast.Load(), **at)
     return expr
 
 
@@ -293,14 +277,42 @@ def _gl_fnof(thunk):
         return None
 
 
+def _rewrite_asserts(tree, rewriter):
+    """Replaces every assert statement, at any depth, with its rewrite. Asserts are statements,
+    so only lists can hold them; what a rewrite returns holds no further asserts."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                todo.append(value)
+            elif isinstance(value, list):
+                if any(type(item) is ast.Assert for item in value):
+                    new = []
+                    for item in value:
+                        if type(item) is ast.Assert:
+                            out = rewriter.visit_Assert(item)
+                            new.extend(out if isinstance(out, list) else [out])
+                        else:
+                            new.append(item)
+                            if isinstance(item, ast.AST):
+                                todo.append(item)
+                    setattr(node, name, new)
+                else:
+                    todo.extend(item for item in value if isinstance(item, ast.AST))
+    return tree
+
+
 def _compile_rewritten(source, filename):
-    tree = _AssertRewriter(source).visit(ast.parse(source, filename))
+    tree = compile(source, filename, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    tree = _rewrite_asserts(tree, _AssertRewriter(source))
     try:
         return compile(tree, filename, "exec", dont_inherit=True)
     except (TypeError, ValueError):
-        # A node without a position (a rewrite shape _locate_created missed): fill them in
+        # A node without a position (a rewrite shape visit_Assert missed): fill them in
         # from their parents, a whole-tree walk the common case does not need.
-        ast.fix_missing_locations(tree)
+        _std("ast").fix_missing_locations(tree)
         return compile(tree, filename, "exec", dont_inherit=True)
 
 
