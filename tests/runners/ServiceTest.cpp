@@ -99,12 +99,14 @@ TEST_CASE("service: a new run for the same file cancels the one in flight") {
   TestService::Options o;
   o.workers = 2;
   o.executor = [&](const sb::Policy& p, int cancelFd) {
+    int me = 0;  // which call this is, taken under the lock: the second run may enter before
+                 // the first gets to look (it did once staging became fast)
     {
       std::lock_guard<std::mutex> lock(m);
-      ++entered;
+      me = ++entered;
     }
     cv.notify_all();
-    if (entered == 1) {
+    if (me == 1) {
       if (waitCancelled(cancelFd, 20000)) {
         sb::Verdict v;
         v.status = sb::Status::Timeout;
