@@ -112,7 +112,6 @@ class _ScanContext:
     parse_float = float
     parse_int = int
     parse_constant = float
-    memo = {}
 
 
 def _loads(text):
@@ -213,9 +212,10 @@ class _AssertRewriter:
         tail = lines[last].encode()[:end_col].decode()
         return head + "".join(lines[first + 1:last]) + tail
 
-    def visit_Assert(self, node):
+    def rewrite(self, node):
+        """The statements that replace the assert `node` (itself, when its shape has no rewrite)."""
         if node.msg is not None:
-            return node
+            return [node]
         test = node.test
         self.counter += 1
         left_name = "_gl_l%d" % self.counter
@@ -244,7 +244,7 @@ class _AssertRewriter:
             right_src = ""
             right_arg = ast.Constant(None, **at)
         else:
-            return node
+            return [node]
         fn_arg = ast.Constant(None, **at)
         if isinstance(left, ast.Call) and isinstance(left.func, (ast.Name, ast.Attribute)):
             # Re-reading a name/attribute is free of side effects in all but pathological code.
@@ -279,7 +279,7 @@ def _gl_fnof(thunk):
 
 def _rewrite_asserts(tree, rewriter):
     """Replaces every assert statement, at any depth, with its rewrite. Asserts are statements,
-    so only lists can hold them; what a rewrite returns holds no further asserts."""
+    so only lists hold them."""
     todo = [tree]
     while todo:
         node = todo.pop()
@@ -289,18 +289,10 @@ def _rewrite_asserts(tree, rewriter):
                 todo.append(value)
             elif isinstance(value, list):
                 if any(type(item) is ast.Assert for item in value):
-                    new = []
-                    for item in value:
-                        if type(item) is ast.Assert:
-                            out = rewriter.visit_Assert(item)
-                            new.extend(out if isinstance(out, list) else [out])
-                        else:
-                            new.append(item)
-                            if isinstance(item, ast.AST):
-                                todo.append(item)
-                    setattr(node, name, new)
-                else:
-                    todo.extend(item for item in value if isinstance(item, ast.AST))
+                    value = [new for item in value
+                             for new in (rewriter.rewrite(item) if type(item) is ast.Assert else [item])]
+                    setattr(node, name, value)
+                todo.extend(item for item in value if isinstance(item, ast.AST))
     return tree
 
 
@@ -310,7 +302,7 @@ def _compile_rewritten(source, filename):
     try:
         return compile(tree, filename, "exec", dont_inherit=True)
     except (TypeError, ValueError):
-        # A node without a position (a rewrite shape visit_Assert missed): fill them in
+        # A node without a position (a shape rewrite() missed): fill them in
         # from their parents, a whole-tree walk the common case does not need.
         _std("ast").fix_missing_locations(tree)
         return compile(tree, filename, "exec", dont_inherit=True)
