@@ -92,14 +92,18 @@ int countLiveTasks() {
 // A macro, not a helper function: a vfork child must never return from the function that
 // called vfork (its return would clobber the frame the parent resumes in).
 #if defined(__SANITIZE_ADDRESS__)
-#define GREENLIGHT_SPAWN_PAYLOAD ::fork
+#define GREENLIGHT_INIT_UNDER_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
+#define GREENLIGHT_INIT_UNDER_ASAN 1
+#endif
+#endif
+#ifdef GREENLIGHT_INIT_UNDER_ASAN
 #define GREENLIGHT_SPAWN_PAYLOAD ::fork
-#endif
-#endif
-#ifndef GREENLIGHT_SPAWN_PAYLOAD
+constexpr const char kSpawnCall[] = "fork";
+#else
 #define GREENLIGHT_SPAWN_PAYLOAD ::vfork
+constexpr const char kSpawnCall[] = "vfork";
 #endif
 
 }  // namespace
@@ -120,7 +124,7 @@ void runInitAndPayload(const LaunchPlan& plan, std::uint32_t layers) {
   // half a millisecond per run on a VM (bench/sandbox).
   pid_t pid = GREENLIGHT_SPAWN_PAYLOAD();
   if (pid < 0) {
-    reportFailure(plan.statusFd, "init", "vfork", "payload", errno);
+    reportFailure(plan.statusFd, "init", kSpawnCall, "payload", errno);
     ::_exit(125);
   }
   if (pid == 0) execPayload(plan);

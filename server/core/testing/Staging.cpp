@@ -78,13 +78,14 @@ namespace {
 // Python run. /dev/shm may be noexec, which does not matter for a copy nothing executes in
 // place (compiled binaries go to outDir(), on /tmp).
 std::string makeStagingRoot(std::string* error) {
-  std::string firstError;
+  std::string why;
   for (const char* dir : {"/dev/shm", "/tmp"}) {
-    std::string tmpl = std::string(dir) + "/greenlight-run-XXXXXX";
+    const std::string pattern = std::string(dir) + "/greenlight-run-XXXXXX";
+    std::string tmpl = pattern;
     if (::mkdtemp(tmpl.data()) != nullptr) return tmpl;
-    if (firstError.empty()) firstError = "mkdtemp " + tmpl + ": " + std::strerror(errno);
+    why += (why.empty() ? "" : "; ") + ("mkdtemp " + pattern + ": " + std::strerror(errno));
   }
-  *error = firstError;
+  *error = why;
   return "";
 }
 
