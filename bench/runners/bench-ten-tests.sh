@@ -39,17 +39,16 @@ g, p = r[0]["mean"], r[1]["mean"]
 print(f"hyperfine means:     greenlight run {g*1000:.1f} ms   bare python3 {p*1000:.1f} ms   ratio {g/p:.2f}x")
 bin_, d, py, runs = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 cmds = {"gl": [bin_, "run", d + "/calc.py"], "py": [py, d + "/test_calc.py"]}
-times = {"gl": [], "py": []}
 def once(k):
     t = time.perf_counter()
     subprocess.run(cmds[k], cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    times[k].append(time.perf_counter() - t)
-for k in ("gl", "py", "gl", "py"):  # warm-up, discarded
+    return time.perf_counter() - t
+for k in ("gl", "py", "gl", "py"):  # warm-up, not counted
     once(k)
 times = {"gl": [], "py": []}
 for i in range(runs):
     for k in (("gl", "py") if i % 2 == 0 else ("py", "gl")):
-        once(k)
+        times[k].append(once(k))
 mg, mp = statistics.median(times["gl"]), statistics.median(times["py"])
 print(f"interleaved medians: greenlight run {mg*1000:.1f} ms   bare python3 {mp*1000:.1f} ms   "
       f"ratio {mg/mp:.2f}x over {runs} pairs (goal <= 1.3x)")
