@@ -14,6 +14,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -35,6 +36,9 @@
 
 #include "sandbox/PlanBuilder.h"
 #include "sandbox/Probe.h"
+#include "sandbox/Reaper.h"
+#include "sandbox/SpareRequest.h"
+#include "sandbox/Spares.h"
 #include "sandbox/Sandbox.h"
 #include "sandbox/SeccompProfiles.h"
 #include "sandbox/steps/Steps.h"
@@ -95,6 +99,12 @@ class SandboxExecution final : public Execution {
  public:
   explicit SandboxExecution(const Policy& policy) : policy_(policy) {}
   ~SandboxExecution() override {
+    if (held_ && pidfd_ >= 0) {
+      // An unused spare: nothing ran in it, so nothing needs waiting for.
+      ::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
+      detail::reapLater(pidfd_);
+      pidfd_ = -1;
+    }
     if (pidfd_ >= 0 && !reaped_) {
       ::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
       if (plan_ && plan_->mode == Mode::NoNamespaces && pid_ > 0) ::kill(-pid_, SIGKILL);
@@ -105,9 +115,77 @@ class SandboxExecution final : public Execution {
     detail::removeTree(hostScratch_);
   }
 
+  // A spare (Spares.h): launched like any run, but its init blocks before the payload until
+  // go() sends the real run's request.
+  void launchHeld(Mode mode, bool tryUserNs) {
+    held_ = true;
+    launch(mode, tryUserNs);
+  }
+
+  // Hands a held spare the run of `policy` (same spareKey()). False when the spare is no good
+  // (its set-up failed or it died); the caller then destroys it and starts cold.
+  bool go(const Policy& policy, int requestFd) {
+    if (!held_ || finished_ || pidfd_ < 0) return false;
+    readStatus();
+    if (finished_ || spareBroken_ || !setupError_.empty() || !seccompError_.empty()) return false;
+    pollfd exited{pidfd_, POLLIN, 0};
+    if (::poll(&exited, 1, 0) != 0) return false;
+    int stdinPipe[2] = {-1, -1};
+    int stdinFd = -1;
+    if (policy.inheritStdin) {
+      stdinFd = 0;
+    } else if (!policy.stdinData.empty()) {
+      if (::pipe2(stdinPipe, O_CLOEXEC) != 0) return false;
+      ::fcntl(stdinPipe[1], F_SETPIPE_SZ, static_cast<int>(std::min<std::size_t>(policy.stdinData.size(), 1 << 20)));
+      stdinFd = stdinPipe[0];
+    }
+    detail::GoMessage goMessage{detail::kGoMagic, stdinFd >= 0 ? 1u : 0u};
+    iovec iov{&goMessage, sizeof goMessage};
+    int fds[2] = {requestFd, stdinFd};
+    const std::size_t fdCount = stdinFd >= 0 ? 2 : 1;
+    alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))];
+    std::memset(control, 0, sizeof control);
+    msghdr msg;
+    std::memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = CMSG_SPACE(fdCount * sizeof(int));
+    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(fdCount * sizeof(int));
+    std::memcpy(CMSG_DATA(c), fds, fdCount * sizeof(int));
+    ssize_t sent;
+    do {
+      sent = ::sendmsg(status_, &msg, MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    // The socket is non-blocking; a spare's socket holds nothing else we sent, so a full
+    // buffer cannot happen: any failure means the spare is gone.
+    if (stdinPipe[0] >= 0) ::close(stdinPipe[0]);
+    if (sent != static_cast<ssize_t>(sizeof goMessage)) {
+      if (stdinPipe[1] >= 0) ::close(stdinPipe[1]);
+      return false;
+    }
+    held_ = false;
+    policy_ = policy;
+    start_ = Clock::now();
+    deadline_ = start_ + std::chrono::microseconds(static_cast<long long>(policy_.timeLimitSec * 1e6));
+    if (stdinPipe[1] >= 0) {
+      stdinWrite_ = stdinPipe[1];
+      setNonBlocking(stdinWrite_);
+      feedStdin();
+    }
+    return true;
+  }
+
   void launch(Mode mode, bool tryUserNs) {
     mode_ = mode;
     plan_ = std::make_unique<detail::LaunchPlan>();
+    if (held_ && mode == Mode::NoNamespaces) {
+      plan_->mode = mode;
+      return failSetup("spare: a sandbox without namespaces has no init to hold");
+    }
     if (mode == Mode::NoNamespaces && detail::landlockAbi() == 0 && !policy_.allowUnsandboxed) {
       plan_->mode = mode;
       return failSetup(
@@ -117,6 +195,7 @@ class SandboxExecution final : public Execution {
     detail::PlanOutcome outcome = detail::buildPlan(policy_, mode, tryUserNs, *plan_);
     hostScratch_ = outcome.hostScratch;
     if (!outcome.ok) return failSetup(outcome.error);
+    plan_->held = held_;
 
     int outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1}, inPipe[2] = {-1, -1}, status[2] = {-1, -1};
     if (::pipe2(outPipe, O_CLOEXEC) != 0 || ::pipe2(errPipe, O_CLOEXEC) != 0 ||
@@ -223,6 +302,17 @@ class SandboxExecution final : public Execution {
     handleNotifications();
     if (stdinWrite_ >= 0) feedStdin();
     if (!reaped_ && Clock::now() >= deadline_) killTree(Status::Timeout);
+    if (!reaped_ && gotExit_ && !cause_) {
+      // init has reported: every untrusted task is dead and reaped, so the pipes are at EOF
+      // (or about to be). The verdict need not wait for the namespaces' teardown.
+      drainOutput(stdout_, 1);
+      drainOutput(stderr_, 2);
+      if (stdout_ < 0 && stderr_ < 0 && !cause_) {
+        endTime_ = Clock::now();
+        finalize();
+        return true;
+      }
+    }
     if (!reaped_) tryReap();
     if (reaped_) {
       // Every writer is gone (the pid namespace died with its init): drain to EOF.
@@ -285,7 +375,7 @@ class SandboxExecution final : public Execution {
   void feedStdin() {
     const std::string& data = policy_.stdinData;
     while (stdinOffset_ < data.size()) {
-      ssize_t n = ::write(stdinWrite_, data.data() + stdinOffset_, data.size() - stdinOffset_);
+      ssize_t n = writeNoSigpipe(stdinWrite_, data.data() + stdinOffset_, data.size() - stdinOffset_);
       if (n < 0) {
         if (errno == EINTR) continue;
         if (errno == EAGAIN) return;
@@ -294,6 +384,29 @@ class SandboxExecution final : public Execution {
       stdinOffset_ += static_cast<std::size_t>(n);
     }
     closeFd(stdinWrite_);
+  }
+
+  // write(2) to a pipe whose reader may be gone (a payload that exits without reading, a
+  // spare that died): EPIPE must not become a SIGPIPE that kills the caller's process, which
+  // a library cannot assume ignores it. SIGPIPE is blocked for this thread around the write
+  // and a pending one it raised is consumed.
+  static ssize_t writeNoSigpipe(int fd, const char* data, std::size_t size) {
+    sigset_t pipeSet, old;
+    sigemptyset(&pipeSet);
+    sigaddset(&pipeSet, SIGPIPE);
+    sigset_t pendingBefore;
+    sigpending(&pendingBefore);
+    pthread_sigmask(SIG_BLOCK, &pipeSet, &old);
+    ssize_t n = ::write(fd, data, size);
+    int err = errno;
+    if (n < 0 && err == EPIPE && !sigismember(&pendingBefore, SIGPIPE)) {
+      timespec zero{0, 0};
+      while (sigtimedwait(&pipeSet, nullptr, &zero) < 0 && errno == EINTR) {
+      }
+    }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    errno = err;
+    return n;
   }
 
   void drainOutput(int& fd, int stream) {
@@ -381,6 +494,8 @@ class SandboxExecution final : public Execution {
           gotExit_ = true;
           payloadStatus_ = m.waitStatus;
           liveTasks_ = m.liveTasks;
+          treeCpuUs_ = m.cpuUs;
+          treeMaxRssKb_ = m.maxRssKb;
           break;
         case MessageKind::Layers:
           layersKnown_ = true;
@@ -389,6 +504,11 @@ class SandboxExecution final : public Execution {
           if (mode_ == Mode::RootThenUserNs && !verdict_.isolation.userNs) detail::markUserNsUnusable();
           break;
         case MessageKind::UserNsUseless:
+          if (held_) {
+            detail::markUserNsUnusable();
+            spareBroken_ = true;
+            return;
+          }
           relaunchDegraded();
           return;
         case MessageKind::Listener:
@@ -471,10 +591,22 @@ class SandboxExecution final : public Execution {
     Verdict& v = verdict_;
     v.wallMs = std::chrono::duration<double, std::milli>(endTime_ - start_).count();
     auto ms = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1000.0 + t.tv_usec / 1000.0; };
-    v.cpuMs = ms(usage_.ru_utime) + ms(usage_.ru_stime);
-    v.maxRssKb = usage_.ru_maxrss;
+    if (gotExit_) {
+      // The payload's tree alone, as init measured it (init's own set-up is not the payload's).
+      v.cpuMs = static_cast<double>(treeCpuUs_) / 1000.0;
+      v.maxRssKb = static_cast<long>(treeMaxRssKb_);
+    } else {
+      v.cpuMs = ms(usage_.ru_utime) + ms(usage_.ru_stime);
+      v.maxRssKb = usage_.ru_maxrss;
+    }
     if (!layersKnown_ && mode_ == Mode::RootThenUserNs) v.isolation.userNs = false;
     finishIsolation();
+    if (!reaped_ && pidfd_ >= 0) {
+      // Closed on init's report: the untrusted tree is gone and init is only exiting.
+      ::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
+      detail::reapLater(pidfd_);
+      pidfd_ = -1;
+    }
     closeAll();
     detail::removeTree(hostScratch_);
     hostScratch_.clear();
@@ -564,22 +696,49 @@ class SandboxExecution final : public Execution {
   std::size_t stdoutBytes_ = 0, stderrBytes_ = 0, stdinOffset_ = 0;
   Clock::time_point start_{}, deadline_{}, endTime_{};
   std::optional<Status> cause_;
+  bool held_ = false, spareBroken_ = false;
   bool killSent_ = false, reaped_ = false, finished_ = false, gotExit_ = false, layersKnown_ = false;
+  std::int64_t treeCpuUs_ = 0, treeMaxRssKb_ = 0;
   int payloadStatus_ = 0, liveTasks_ = 0, killedTasks_ = 0, initCode_ = 0, initStatus_ = 0;
   rusage usage_{};
 };
 
 }  // namespace
 
-std::unique_ptr<Execution> Execution::start(const Policy& policy) {
+std::unique_ptr<Execution> detail::launchSpare(const Policy& policy, Mode mode, bool tryUserNs) {
   auto execution = std::make_unique<SandboxExecution>(policy);
+  execution->launchHeld(mode, tryUserNs);
+  return execution;
+}
+
+std::unique_ptr<Execution> Execution::start(const Policy& policy) {
+  detail::reapFinished();
+  Mode mode = Mode::NoNamespaces;
+  bool tryUserNs = false;
   if (::geteuid() == 0) {
-    execution->launch(Mode::RootThenUserNs, !detail::userNsKnownUnusable());
+    mode = Mode::RootThenUserNs;
+    tryUserNs = !detail::userNsKnownUnusable();
   } else if (!detail::userNsKnownUnusable()) {
-    execution->launch(Mode::UserNs, true);
-  } else {
-    execution->launch(Mode::NoNamespaces, false);
+    mode = Mode::UserNs;
+    tryUserNs = true;
   }
+  // Spares need the namespaces: a degraded run has no init to hold.
+  const bool spares = mode != Mode::NoNamespaces && !policy.argv.empty() && detail::sparesEnabled();
+  std::string key;
+  if (spares) {
+    key = detail::spareKey(policy, mode, tryUserNs);
+    if (std::unique_ptr<Execution> spare = detail::takeSpare(key)) {
+      detail::SpareRequest request = detail::buildSpareRequest(policy);
+      bool started = request.fd >= 0 && static_cast<SandboxExecution*>(spare.get())->go(policy, request.fd);
+      if (request.fd >= 0) ::close(request.fd);
+      detail::wantSpare(key, policy, mode, tryUserNs);
+      if (started) return spare;
+      detail::countDiscarded();
+    }
+  }
+  auto execution = std::make_unique<SandboxExecution>(policy);
+  execution->launch(mode, tryUserNs);
+  if (spares) detail::wantSpare(key, policy, mode, tryUserNs);
   return execution;
 }
 

@@ -91,6 +91,7 @@ struct LaunchPlan {
 
   std::string workdir;
   std::vector<std::string> execCandidates;  // argv[0] resolved against the sandbox PATH
+  std::vector<const char*> candidatePtrs;   // views of execCandidates
   std::vector<std::string> argvStore, envStore;
   std::vector<char*> argv, envp;       // NULL-terminated views of the stores
 
@@ -106,6 +107,10 @@ struct LaunchPlan {
   int seccompPipe = -1;
   Profile profile = Profile::Native;
 
+  // A spare (Spares.h): built and then held, blocked in init until the supervisor's go
+  // message says what to run (GoMessage); argv/env/workdir/candidates above are placeholders.
+  bool held = false;
+
   // Child-side fds (inherited through clone; the child dup2s them onto 0/1/2).
   int stdinFd = -1;        // -1 with inheritStdin: leave fd 0 alone
   int stdoutFd = -1, stderrFd = -1;
@@ -116,9 +121,25 @@ struct LaunchPlan {
 enum class MessageKind : std::uint32_t {
   SetupError = 1,   // step/detail/err describe the failing step
   Listener = 2,     // carries the seccomp listener fd (SCM_RIGHTS)
-  Exited = 3,       // the payload ended: waitStatus, liveTasks
+  Exited = 3,       // the payload and every task it made are gone: waitStatus, liveTasks, usage
   Layers = 4,       // flags: which optional layers were applied
   UserNsUseless = 5,  // a user namespace exists but grants nothing (AppArmor-style): retry degraded
+};
+
+// What the payload runs with: from the plan for a cold start, from the go request for a spare.
+struct ExecSpec {
+  char* const* argv = nullptr;
+  char* const* envp = nullptr;
+  const char* const* candidates = nullptr;
+  std::size_t candidateCount = 0;
+};
+
+// Supervisor -> held spare, on statusFd: start the payload. SCM_RIGHTS carries the request
+// memfd (SpareRequest.h's format) and, when hasStdin, the fd to put on the payload's stdin.
+inline constexpr std::uint32_t kGoMagic = 0x676c676f;  // "glgo"
+struct GoMessage {
+  std::uint32_t magic;
+  std::uint32_t hasStdin;
 };
 
 inline constexpr std::uint32_t kLayerUserNs = 1u << 0;
@@ -130,6 +151,9 @@ struct ChildMessage {
   std::int32_t waitStatus;
   std::int32_t liveTasks;
   std::uint32_t layers;
+  // Exited: resource use of the payload's whole tree (init's RUSAGE_CHILDREN once all reaped).
+  std::int64_t cpuUs;
+  std::int64_t maxRssKb;
   char step[24];
   char detail[200];
 };

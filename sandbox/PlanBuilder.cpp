@@ -93,13 +93,15 @@ void appendEntry(const std::string& path, std::vector<MountOp>& out, int depth) 
 }
 
 const std::vector<MountOp>& etcOps(bool network) {
-  static std::once_flag once;
-  static std::vector<MountOp> base, net;
-  std::call_once(once, [] {
-    for (const char* e : kEtcEntries) appendEntry(e, base, 0);
-    for (const char* e : kEtcNetEntries) appendEntry(e, net, 0);
-  });
-  return network ? net : base;
+  // Never destroyed: the spares' builder thread (Spares.h) may still be planning while the
+  // process exits and runs static destructors.
+  static const auto* cache = [] {
+    auto* both = new std::pair<std::vector<MountOp>, std::vector<MountOp>>;
+    for (const char* e : kEtcEntries) appendEntry(e, both->first, 0);
+    for (const char* e : kEtcNetEntries) appendEntry(e, both->second, 0);
+    return both;
+  }();
+  return network ? cache->second : cache->first;
 }
 
 std::string mb(std::size_t megabytes) { return std::to_string(megabytes) + "m"; }
@@ -138,6 +140,44 @@ void removeTree(const std::string& path) {
   if (path.empty()) return;
   std::error_code ec;
   fs::remove_all(path, ec);
+}
+
+std::string planExec(const Policy& policy, const std::string& scratchDir, const std::string& tmpDir, LaunchPlan& plan) {
+  plan.workdir = policy.workdir.empty() ? scratchDir : policy.workdir;
+
+  // Environment from scratch: nothing of the caller's enters.
+  std::string path = envValue(policy.env, "PATH");
+  if (path.empty()) path = kDefaultPath;
+  plan.envStore = {"PATH=" + path, "LANG=C.UTF-8", "HOME=" + tmpDir, "TMPDIR=" + tmpDir, "USER=sandbox",
+                   "LOGNAME=sandbox"};
+  for (const auto& kv : policy.env) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) return "environment entry is not K=V: " + kv;
+    std::string key = kv.substr(0, eq + 1);
+    plan.envStore.erase(std::remove_if(plan.envStore.begin(), plan.envStore.end(),
+                                       [&](const std::string& e) { return e.compare(0, key.size(), key) == 0; }),
+                        plan.envStore.end());
+    plan.envStore.push_back(kv);
+  }
+  plan.argvStore = policy.argv;
+  plan.argv.clear();
+  plan.envp.clear();
+  for (auto& s : plan.argvStore) plan.argv.push_back(s.data());
+  plan.argv.push_back(nullptr);
+  for (auto& s : plan.envStore) plan.envp.push_back(s.data());
+  plan.envp.push_back(nullptr);
+
+  const std::string& argv0 = policy.argv[0];
+  plan.execCandidates.clear();
+  if (argv0.find('/') != std::string::npos) {
+    plan.execCandidates.push_back(argv0);
+  } else {
+    std::stringstream dirs(path);
+    for (std::string d; std::getline(dirs, d, ':');) plan.execCandidates.push_back((d.empty() ? "." : d) + "/" + argv0);
+  }
+  plan.candidatePtrs.clear();
+  for (const auto& c : plan.execCandidates) plan.candidatePtrs.push_back(c.c_str());
+  return {};
 }
 
 PlanOutcome buildPlan(const Policy& policy, Mode mode, bool tryUserNs, LaunchPlan& plan) {
@@ -341,35 +381,8 @@ PlanOutcome buildPlan(const Policy& policy, Mode mode, bool tryUserNs, LaunchPla
     }
   }
 
-  plan.workdir = policy.workdir.empty() ? scratchDir : policy.workdir;
-
-  // Environment from scratch: nothing of the caller's enters.
-  std::string path = envValue(policy.env, "PATH");
-  if (path.empty()) path = kDefaultPath;
-  plan.envStore = {"PATH=" + path, "LANG=C.UTF-8", "HOME=" + tmpDir, "TMPDIR=" + tmpDir, "USER=sandbox",
-                   "LOGNAME=sandbox"};
-  for (const auto& kv : policy.env) {
-    auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) return failWith("environment entry is not K=V: " + kv);
-    std::string key = kv.substr(0, eq + 1);
-    plan.envStore.erase(std::remove_if(plan.envStore.begin(), plan.envStore.end(),
-                                       [&](const std::string& e) { return e.compare(0, key.size(), key) == 0; }),
-                        plan.envStore.end());
-    plan.envStore.push_back(kv);
-  }
-  plan.argvStore = policy.argv;
-  for (auto& s : plan.argvStore) plan.argv.push_back(s.data());
-  plan.argv.push_back(nullptr);
-  for (auto& s : plan.envStore) plan.envp.push_back(s.data());
-  plan.envp.push_back(nullptr);
-
+  if (std::string error = planExec(policy, scratchDir, tmpDir, plan); !error.empty()) return failWith(error);
   const std::string& argv0 = policy.argv[0];
-  if (argv0.find('/') != std::string::npos) {
-    plan.execCandidates.push_back(argv0);
-  } else {
-    std::stringstream dirs(path);
-    for (std::string d; std::getline(dirs, d, ':');) plan.execCandidates.push_back((d.empty() ? "." : d) + "/" + argv0);
-  }
 
   // rlimits.
   auto lim = [&](int res, rlim_t soft, rlim_t hard) { plan.rlimits.push_back({res, soft, hard}); };

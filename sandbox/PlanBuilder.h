@@ -17,6 +17,11 @@ struct PlanOutcome {
 
 PlanOutcome buildPlan(const Policy& policy, Mode mode, bool tryUserNs, LaunchPlan& plan);
 
+// The per-run part of a plan (buildPlan calls it; a spare's go request is made of it): the
+// working directory, argv, the scratch-built environment and argv[0]'s exec candidates.
+// Returns an error message, or empty.
+std::string planExec(const Policy& policy, const std::string& scratchDir, const std::string& tmpDir, LaunchPlan& plan);
+
 // Removes a host scratch directory tree (NoNamespaces mode).
 void removeTree(const std::string& path);
 

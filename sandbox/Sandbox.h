@@ -123,6 +123,19 @@ struct Policy {
 // once and the verdict has `cancelled` set.
 Verdict run(const Policy& policy, int cancelFd = -1);
 
+// Spares: with keepSpares(true), each run() or Execution::start() of a given policy shape
+// (limits, binds, network, seccomp profile) leaves a sandbox of that shape built ahead by a
+// background thread, blocked before its payload; the next run of that shape only sends its
+// argv, environment, working directory, stdin and /work seed, and skips clone, namespaces,
+// mounts, Landlock and seccomp set-up. Each spare serves one run. For long-lived processes
+// (the language server); a one-shot CLI gains nothing. Off by default; thread-safe.
+// Cost: one sleeping process per shape (at most four), rebuilt after each use.
+void keepSpares(bool on);
+struct SpareStats {
+  unsigned long built = 0, used = 0, discarded = 0;
+};
+SpareStats spareStats();
+
 // Non-blocking supervision of one sandbox.
 class Execution {
  public:

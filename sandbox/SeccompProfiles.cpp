@@ -67,8 +67,10 @@ std::string_view profileName(Profile profile) {
 }
 
 namespace {
-std::mutex gCacheMutex;
-std::map<std::pair<int, bool>, std::unique_ptr<Compiled>> gCache;
+// Never destroyed: the spares' builder thread (Spares.h) may still use it while the process
+// exits and runs static destructors.
+std::mutex& gCacheMutex = *new std::mutex;
+std::map<std::pair<int, bool>, std::unique_ptr<Compiled>>& gCache = *new std::map<std::pair<int, bool>, std::unique_ptr<Compiled>>;
 }  // namespace
 
 const sock_fprog* cachedSeccompProgram(Profile profile, bool network) {

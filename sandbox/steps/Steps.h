@@ -13,6 +13,7 @@
 //   cgroup               nothing to do in the child (see Cgroup.cpp for the probe)
 //   landlock             write (and in degraded mode read) restrictions, TCP, scopes
 //   seccomp              the cached BPF with a user-notification listener handed to the parent
+//   awaitGo              spares only: block until the go request, then seed /work, stdin, cwd
 //   init/exec            pid 1 forks the payload and reports its exit; the payload execs
 #pragma once
 
@@ -30,6 +31,8 @@ bool processSetup(const LaunchPlan& plan);
 bool applyRlimits(const LaunchPlan& plan);
 bool applyLandlock(const LaunchPlan& plan, bool* applied);
 bool loadSeccomp(const LaunchPlan& plan);
+// Held spares: blocks for the supervisor's go, then fills `spec` from its request.
+bool awaitGo(const LaunchPlan& plan, ExecSpec* spec);
 // Never returns: runs as pid 1 (fork payload, reap, report) or execs directly (degraded).
 [[noreturn]] void runInitAndPayload(const LaunchPlan& plan, std::uint32_t layers);
 

@@ -11,12 +11,24 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 namespace gltest {
+
+// GREENLIGHT_TEST_SPARES=1 runs the whole suite with spares on (CMakeLists registers it
+// twice): every case then also proves that a run handed to a pre-built sandbox is as
+// isolated, and reported the same, as a cold one.
+const bool kSparesOn = [] {
+  const char* v = std::getenv("GREENLIGHT_TEST_SPARES");
+  bool on = v != nullptr && std::string(v) == "1";
+  if (on) greenlight::sandbox::keepSpares(true);
+  return on;
+}();
+bool sparesOn() { return kSparesOn; }
 
 using greenlight::sandbox::Bind;
 using greenlight::sandbox::Policy;

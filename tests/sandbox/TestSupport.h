@@ -12,6 +12,7 @@ namespace gltest {
 std::string programsDir();
 std::string probeBin();
 bool isRoot();
+bool sparesOn();  // GREENLIGHT_TEST_SPARES=1: the suite runs with sandbox::keepSpares(true)
 
 // A policy with the probe programs bound read-only and short limits.
 greenlight::sandbox::Policy policyFor(std::vector<std::string> argv);

@@ -1,0 +1,186 @@
+// Step (spares only): await go. A held spare has done every other step; its init now blocks
+// on the status socket until the supervisor sends the run: a GoMessage with the request memfd
+// (SpareRequest.h) and maybe a stdin fd. init maps the request read-only, seeds /work from it,
+// takes the stdin, moves to the working directory and points `spec` into the mapping. Like
+// every step it is async-signal-safe: raw calls and mmap, no allocator.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "sandbox/SpareRequest.h"
+#include "sandbox/steps/ChildIo.h"
+#include "sandbox/steps/Steps.h"
+
+namespace greenlight::sandbox::detail {
+namespace {
+
+constexpr const char* kStep = "go";
+
+bool fail(const LaunchPlan& plan, const char* call, const char* path, int err) {
+  reportFailure(plan.statusFd, kStep, call, path, err);
+  return false;
+}
+
+// Walks `count` NUL-terminated strings from *cursor, storing pointers; false if they overrun.
+bool takeStrings(const char*& cursor, const char* end, std::uint32_t count, char** into) {
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const void* nul = std::memchr(cursor, '\0', static_cast<std::size_t>(end - cursor));
+    if (nul == nullptr) return false;
+    into[i] = const_cast<char*>(cursor);
+    cursor = static_cast<const char*>(nul) + 1;
+  }
+  return true;
+}
+
+bool safeRelative(const char* path) {
+  if (path[0] == '\0' || path[0] == '/') return false;
+  for (const char* p = path; *p != '\0';) {
+    const char* slash = std::strchr(p, '/');
+    std::size_t len = slash != nullptr ? static_cast<std::size_t>(slash - p) : std::strlen(p);
+    if ((len == 2 && p[0] == '.' && p[1] == '.') || len == 0) return false;
+    p += len + (slash != nullptr ? 1 : 0);
+  }
+  return true;
+}
+
+int writeAll(int fd, const char* data, std::uint64_t size) {
+  while (size > 0) {
+    ssize_t n = ::write(fd, data, static_cast<std::size_t>(size));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? errno : EIO;
+    data += n;
+    size -= static_cast<std::uint64_t>(n);
+  }
+  return 0;
+}
+
+// Recreates the request's seed entries under /work. Returns false after reporting.
+bool unpackSeed(const LaunchPlan& plan, const char* cursor, const char* end, std::uint64_t entries) {
+  int work = ::open("/work", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (work < 0) return fail(plan, "open", "/work", errno);
+  for (std::uint64_t i = 0; i < entries; ++i) {
+    SeedEntryHeader h;
+    if (static_cast<std::size_t>(end - cursor) < sizeof h) return fail(plan, "read", "request", EPROTO);
+    std::memcpy(&h, cursor, sizeof h);
+    cursor += sizeof h;
+    if (h.pathBytes == 0 || h.pathBytes > static_cast<std::uint64_t>(end - cursor) ||
+        h.dataBytes > static_cast<std::uint64_t>(end - cursor) - h.pathBytes || cursor[h.pathBytes - 1] != '\0')
+      return fail(plan, "read", "request", EPROTO);
+    const char* path = cursor;
+    const char* data = cursor + h.pathBytes;
+    cursor = data + h.dataBytes;
+    if (!safeRelative(path)) return fail(plan, "seed", path, EINVAL);
+    switch (h.kind) {
+      case SeedKind::Dir:
+        if (::mkdirat(work, path, h.mode) != 0) return fail(plan, "mkdirat", path, errno);
+        break;
+      case SeedKind::File: {
+        int fd = ::openat(work, path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, h.mode);
+        if (fd < 0) return fail(plan, "openat", path, errno);
+        int err = writeAll(fd, data, h.dataBytes);
+        ::close(fd);
+        if (err != 0) return fail(plan, "write", path, err);
+        break;
+      }
+      case SeedKind::Symlink:
+        if (h.dataBytes == 0 || data[h.dataBytes - 1] != '\0') return fail(plan, "read", "request", EPROTO);
+        if (::symlinkat(data, work, path) != 0) return fail(plan, "symlinkat", path, errno);
+        break;
+      default:
+        return fail(plan, "read", "request", EPROTO);
+    }
+  }
+  ::close(work);
+  return true;
+}
+
+}  // namespace
+
+bool awaitGo(const LaunchPlan& plan, ExecSpec* spec) {
+  GoMessage go;
+  std::memset(&go, 0, sizeof go);
+  iovec iov{&go, sizeof go};
+  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))];
+  msghdr msg;
+  std::memset(&msg, 0, sizeof msg);
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  ssize_t n;
+  do {
+    n = ::recvmsg(plan.statusFd, &msg, MSG_CMSG_CLOEXEC);
+  } while (n < 0 && errno == EINTR);
+  if (n == 0) ::_exit(0);  // the supervisor dropped this spare
+  if (n < 0) return fail(plan, "recvmsg", "go", errno);
+  int fds[2] = {-1, -1};
+  int fdCount = 0;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+    std::size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (std::size_t i = 0; i < count && fdCount < 2; ++i) std::memcpy(&fds[fdCount++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+  }
+  if (static_cast<std::size_t>(n) != sizeof go || go.magic != kGoMagic || fdCount != (go.hasStdin ? 2 : 1))
+    return fail(plan, "recvmsg", "go", EPROTO);
+
+  const int requestFd = fds[0];
+  struct stat st;
+  if (::fstat(requestFd, &st) != 0) return fail(plan, "fstat", "request", errno);
+  const auto size = static_cast<std::size_t>(st.st_size);
+  if (size < sizeof(RequestHeader)) return fail(plan, "read", "request", EPROTO);
+  void* map = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, requestFd, 0);
+  if (map == MAP_FAILED) return fail(plan, "mmap", "request", errno);
+  ::close(requestFd);
+  const char* base = static_cast<const char*>(map);
+  const char* end = base + size;  // narrowed to the seed region once the header is checked
+  RequestHeader h;
+  std::memcpy(&h, base, sizeof h);
+  if (h.magic != kRequestMagic || h.argc == 0 || h.stringsBytes > size - sizeof h || h.argc > (1u << 20) ||
+      h.envc > (1u << 20) || h.candc > (1u << 16))
+    return fail(plan, "read", "request", EPROTO);
+
+  // Pointer arrays, in the room the request left for them: the workdir slot, argv + NULL,
+  // envp + NULL, candidates.
+  const std::size_t slots = std::size_t{h.argc} + 1 + h.envc + 1 + h.candc + 1;
+  if (h.slotsOffset % alignof(char*) != 0 || h.slotsOffset > size || h.slotsOffset < sizeof h + h.stringsBytes || (size - h.slotsOffset) / sizeof(char*) < slots)
+    return fail(plan, "read", "request", EPROTO);
+  auto** slot = reinterpret_cast<char**>(static_cast<char*>(map) + h.slotsOffset);
+  char** workdir = slot;
+  char** argv = slot + 1;
+  char** envp = argv + h.argc + 1;
+  char** candidates = envp + h.envc + 1;
+  const char* cursor = base + sizeof h;
+  const char* stringsEnd = cursor + h.stringsBytes;
+  end = base + h.slotsOffset;  // the seed entries stop where the slots begin
+  if (!takeStrings(cursor, stringsEnd, 1, workdir) || !takeStrings(cursor, stringsEnd, h.argc, argv) ||
+      !takeStrings(cursor, stringsEnd, h.envc, envp) || !takeStrings(cursor, stringsEnd, h.candc, candidates))
+    return fail(plan, "read", "request", EPROTO);
+  argv[h.argc] = nullptr;
+  envp[h.envc] = nullptr;
+
+  if (!unpackSeed(plan, stringsEnd, end, h.seedEntries)) return false;
+  if (go.hasStdin) {
+    // Reported as the cold path's process step reports them: one wording whichever way it ran.
+    if (::dup2(fds[1], 0) < 0) {
+      reportFailure(plan.statusFd, "process", "dup2", "stdin", errno);
+      return false;
+    }
+    ::close(fds[1]);
+  }
+  if (::chdir(*workdir) != 0) {
+    reportFailure(plan.statusFd, "process", "chdir", *workdir, errno);
+    return false;
+  }
+  spec->argv = argv;
+  spec->envp = envp;
+  spec->candidates = candidates;
+  spec->candidateCount = h.candc;
+  return true;
+}
+
+}  // namespace greenlight::sandbox::detail
