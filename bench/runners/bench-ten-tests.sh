@@ -53,3 +53,11 @@ mg, mp = statistics.median(times["gl"]), statistics.median(times["py"])
 print(f"interleaved medians: greenlight run {mg*1000:.1f} ms   bare python3 {mp*1000:.1f} ms   "
       f"ratio {mg/mp:.2f}x over {runs} pairs (goal <= 1.3x)")
 PY
+# Inside a long-lived process (the language server), spare sandboxes take the sandbox's set-up
+# off each run: the same file through TestService with spares off and on.
+spares="$(dirname "$bin")/bench/runners/bench_spares"
+if [ -x "$spares" ]; then
+  "$spares" "$dir/calc.py" 8
+else
+  echo "($spares not built: skipping the spares comparison)"
+fi
