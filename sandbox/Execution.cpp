@@ -9,6 +9,14 @@
 // killed through the pid namespace's init), and reaping through the pidfd (wait4-style rusage
 // from waitid). The first cause recorded wins: one verdict per cause.
 //
+// A run normally ends on init's Exited report, sent once init has killed and reaped every
+// other task of its pid namespace, with the pipes at EOF: the verdict does not wait for the
+// kernel's teardown of the namespaces, and init's pidfd goes to Reaper.h. Only a tree we
+// killed (deadline, cap, violation, cancellation) is reaped here, through the pidfd.
+//
+// Spares (Spares.h) are SandboxExecutions launched held by the builder thread; the thread that
+// takes one calls go() and from then on drives it like any other.
+//
 // The clone() child runs Steps.h's steps only; see Plan.h for why it must not allocate.
 #include <fcntl.h>
 #include <linux/filter.h>
@@ -649,6 +657,7 @@ class SandboxExecution final : public Execution {
     const bool memoryWords = contains(err, "MemoryError") || contains(err, "std::bad_alloc") ||
                              contains(err, "out of memory") || contains(err, "Cannot allocate memory") ||
                              contains(err, "JavaScript heap out of memory") || contains(err, "Fatal process out of memory") ||
+                             contains(err, "Array buffer allocation failed") ||
                              contains(err, "memory exhausted");
     const bool nearMemoryCap = v.maxRssKb >= static_cast<long>(policy_.memoryLimitMb * 1024 * 9 / 10);
     const bool processWords = contains(err, "Resource temporarily unavailable") &&

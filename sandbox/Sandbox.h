@@ -22,7 +22,8 @@
 // Limits without a delegated cgroup are rlimits; memory_limit, process_limit and
 // file_size_limit are then recognised from the signal (SIGXCPU, SIGXFSZ), the tasks left at
 // the end, max RSS and the runtime's own message on stderr (MemoryError, std::bad_alloc,
-// "JavaScript heap out of memory", "File too large", "Resource temporarily unavailable").
+// "JavaScript heap out of memory", node's "Array buffer allocation failed", "File too large",
+// "Resource temporarily unavailable").
 //
 // Depends on libc and libseccomp only (no JSON, no Asio, no LSP).
 #pragma once
