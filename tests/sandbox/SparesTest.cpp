@@ -3,6 +3,7 @@
 // arrive whole; one run leaves nothing for the next; each policy shape keeps its own limits;
 // many threads can take spares at once; switching spares off leaves no process behind.
 // (The whole escape suite also runs with spares on: sandbox_escape_spares in CMakeLists.)
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -189,6 +190,26 @@ TEST_CASE("a seed a spare cannot take goes cold, with the cold outcome", "[spare
   CHECK(v.stdoutData == std::to_string(2 << 20) + "\n");
   CHECK(spareStats().used == used + 1);  // taken, found unfit for this request...
   CHECK(spareStats().discarded >= discarded + 1);  // ...and dropped for a cold start
+}
+
+TEST_CASE("a spare that died meanwhile is dropped and the run starts cold", "[spares]") {
+  SparesScope on(true);
+  Policy p = policyFor({"/bin/sh", "-c", "echo survived"});
+  runOnSpare(p);
+  // Let the replacement be built, then kill every child of this process: at rest, those are
+  // exactly the spares (and inits still being reaped).
+  unsigned long built = spareStats().built;
+  run(p);
+  REQUIRE(waitBuilt(built + 1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  for (const std::string& pid : ownChildren()) ::kill(std::stoi(pid), SIGKILL);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  unsigned long discarded = spareStats().discarded;
+  Verdict v = run(p);
+  INFO(describe(v));
+  CHECK(v.status == Status::Ok);
+  CHECK(v.stdoutData == "survived\n");
+  CHECK(spareStats().discarded > discarded);
 }
 
 TEST_CASE("switching spares off leaves no process behind", "[spares]") {
