@@ -49,6 +49,7 @@
 #include "sandbox/Spares.h"
 #include "sandbox/Sandbox.h"
 #include "sandbox/SeccompProfiles.h"
+#include "sandbox/steps/ChildIo.h"
 #include "sandbox/steps/Steps.h"
 
 namespace greenlight::sandbox {
@@ -148,26 +149,8 @@ class SandboxExecution final : public Execution {
       stdinFd = stdinPipe[0];
     }
     detail::GoMessage goMessage{detail::kGoMagic, stdinFd >= 0 ? 1u : 0u};
-    iovec iov{&goMessage, sizeof goMessage};
-    int fds[2] = {requestFd, stdinFd};
-    const std::size_t fdCount = stdinFd >= 0 ? 2 : 1;
-    alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))];
-    std::memset(control, 0, sizeof control);
-    msghdr msg;
-    std::memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = CMSG_SPACE(fdCount * sizeof(int));
-    cmsghdr* c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(fdCount * sizeof(int));
-    std::memcpy(CMSG_DATA(c), fds, fdCount * sizeof(int));
-    ssize_t sent;
-    do {
-      sent = ::sendmsg(status_, &msg, MSG_NOSIGNAL);
-    } while (sent < 0 && errno == EINTR);
+    const int fds[2] = {requestFd, stdinFd};
+    long sent = detail::sendWithFds(status_, &goMessage, sizeof goMessage, fds, stdinFd >= 0 ? 2 : 1);
     // The socket is non-blocking; a spare's socket holds nothing else we sent, so a full
     // buffer cannot happen: any failure means the spare is gone.
     if (stdinPipe[0] >= 0) ::close(stdinPipe[0]);
@@ -460,17 +443,10 @@ class SandboxExecution final : public Execution {
     while (status_ >= 0) {
       ChildMessage m;
       std::memset(&m, 0, sizeof m);
-      iovec iov{&m, sizeof m};
-      alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
-      msghdr msg;
-      std::memset(&msg, 0, sizeof msg);
-      msg.msg_iov = &iov;
-      msg.msg_iovlen = 1;
-      msg.msg_control = control;
-      msg.msg_controllen = sizeof control;
-      ssize_t n = ::recvmsg(status_, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+      int fds[2] = {-1, -1};
+      std::size_t fdCount = 0;
+      long n = detail::recvWithFds(status_, &m, sizeof m, fds, &fdCount, MSG_DONTWAIT);
       if (n < 0) {
-        if (errno == EINTR) continue;
         if (errno == EAGAIN) return;
         closeFd(status_);
         return;
@@ -479,15 +455,11 @@ class SandboxExecution final : public Execution {
         closeFd(status_);
         return;
       }
-      for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
-          int fd;
-          std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
-          if (m.kind == MessageKind::Listener && listener_ < 0) {
-            listener_ = fd;
-          } else {
-            ::close(fd);
-          }
+      for (std::size_t i = 0; i < fdCount; ++i) {
+        if (m.kind == MessageKind::Listener && listener_ < 0) {
+          listener_ = fds[i];
+        } else {
+          ::close(fds[i]);
         }
       }
       if (static_cast<std::size_t>(n) < sizeof m) continue;

@@ -104,28 +104,12 @@ bool unpackSeed(const LaunchPlan& plan, const char* cursor, const char* end, std
 bool awaitGo(const LaunchPlan& plan, ExecSpec* spec) {
   GoMessage go;
   std::memset(&go, 0, sizeof go);
-  iovec iov{&go, sizeof go};
-  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))];
-  msghdr msg;
-  std::memset(&msg, 0, sizeof msg);
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  ssize_t n;
-  do {
-    n = ::recvmsg(plan.statusFd, &msg, MSG_CMSG_CLOEXEC);
-  } while (n < 0 && errno == EINTR);
+  int fds[2] = {-1, -1};
+  std::size_t fdCount = 0;
+  long n = recvWithFds(plan.statusFd, &go, sizeof go, fds, &fdCount, 0);
   if (n == 0) ::_exit(0);  // the supervisor dropped this spare
   if (n < 0) return fail(plan, "recvmsg", "go", errno);
-  int fds[2] = {-1, -1};
-  int fdCount = 0;
-  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
-    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
-    std::size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-    for (std::size_t i = 0; i < count && fdCount < 2; ++i) std::memcpy(&fds[fdCount++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-  }
-  if (static_cast<std::size_t>(n) != sizeof go || go.magic != kGoMagic || fdCount != (go.hasStdin ? 2 : 1))
+  if (static_cast<std::size_t>(n) != sizeof go || go.magic != kGoMagic || fdCount != (go.hasStdin ? 2u : 1u))
     return fail(plan, "recvmsg", "go", EPROTO);
 
   const int requestFd = fds[0];

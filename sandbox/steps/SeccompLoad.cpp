@@ -60,24 +60,7 @@ bool loadSeccomp(const LaunchPlan& plan) {
   ChildMessage m;
   std::memset(&m, 0, sizeof m);
   m.kind = MessageKind::Listener;
-  iovec iov{&m, sizeof m};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
-  std::memset(control, 0, sizeof control);
-  msghdr msg;
-  std::memset(&msg, 0, sizeof msg);
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  cmsghdr* c = CMSG_FIRSTHDR(&msg);
-  c->cmsg_level = SOL_SOCKET;
-  c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN(sizeof(int));
-  std::memcpy(CMSG_DATA(c), &listener, sizeof(int));
-  ssize_t sent;
-  do {
-    sent = ::sendmsg(plan.statusFd, &msg, MSG_NOSIGNAL);
-  } while (sent < 0 && errno == EINTR);
+  long sent = sendWithFds(plan.statusFd, &m, sizeof m, &listener, 1);
   int err = errno;
   ::close(listener);
   if (sent < 0) {
