@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sandbox spawn benchmark. Prints:
 #  - the in-process API (sandbox::run) median spawn-to-exit time vs bare fork+exec of
-#    /bin/true, and the overhead (target <= 1.0 ms), plus CPU per run (load-independent);
+#    /bin/true, and the overhead (target <= 1.0 ms), plus CPU per run (load-independent):
+#    cold (each run builds its sandbox) and with spares (keepSpares(true), as the language
+#    server runs: the sandbox was built ahead and the run only sends its request);
 #  - `greenlight sandbox -- /bin/true` vs
 #    `bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev /bin/true`,
 #    measured side by side in one hyperfine run, with medians and the ratio.
