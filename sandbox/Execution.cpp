@@ -69,6 +69,14 @@ void closeFd(int& fd) {
 
 void setNonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
+// The stdin pipe, with room for the whole input up front where the system allows, so a child
+// that reads its input before writing anything never waits for a step() that is not coming.
+bool openStdinPipe(std::size_t inputSize, int fds[2]) {
+  if (::pipe2(fds, O_CLOEXEC) != 0) return false;
+  ::fcntl(fds[1], F_SETPIPE_SZ, static_cast<int>(std::min<std::size_t>(inputSize, 1 << 20)));
+  return true;
+}
+
 bool contains(const std::string& hay, const char* needle) { return hay.find(needle) != std::string::npos; }
 
 // Counts tasks (threads included, as RLIMIT_NPROC does) below the sandbox's init by walking
@@ -144,8 +152,7 @@ class SandboxExecution final : public Execution {
     if (policy.inheritStdin) {
       stdinFd = 0;
     } else if (!policy.stdinData.empty()) {
-      if (::pipe2(stdinPipe, O_CLOEXEC) != 0) return false;
-      ::fcntl(stdinPipe[1], F_SETPIPE_SZ, static_cast<int>(std::min<std::size_t>(policy.stdinData.size(), 1 << 20)));
+      if (!openStdinPipe(policy.stdinData.size(), stdinPipe)) return false;
       stdinFd = stdinPipe[0];
     }
     detail::GoMessage goMessage{detail::kGoMagic, stdinFd >= 0 ? 1u : 0u};
@@ -200,11 +207,8 @@ class SandboxExecution final : public Execution {
     if (!policy_.inheritStdin) {
       if (policy_.stdinData.empty()) {
         childIn = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-      } else if (::pipe2(inPipe, O_CLOEXEC) == 0) {
+      } else if (openStdinPipe(policy_.stdinData.size(), inPipe)) {
         childIn = inPipe[0];
-        // Room for the whole input up front where the system allows, so a child that reads
-        // its input before writing anything never waits for a step() that is not coming.
-        ::fcntl(inPipe[1], F_SETPIPE_SZ, static_cast<int>(std::min<std::size_t>(policy_.stdinData.size(), 1 << 20)));
       }
       if (childIn < 0) {
         int e = errno;
