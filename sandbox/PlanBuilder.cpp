@@ -63,20 +63,8 @@ void appendEntry(const std::string& path, std::vector<MountOp>& out, int depth) 
     op.data = fs::read_symlink(path, ec).string();
     if (!ec) out.push_back(std::move(op));
   } else if (S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) <= kMaxEtcFile) {
-    // Plain read(2): this runs once per `greenlight sandbox` process, and iostreams cost more
-    // than the copy itself.
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;  // unreadable to us: it does not enter
-    op.data.resize(static_cast<std::size_t>(st.st_size));
-    std::size_t got = 0;
-    while (got < op.data.size()) {
-      ssize_t n = ::read(fd, op.data.data() + got, op.data.size() - got);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      got += static_cast<std::size_t>(n);
-    }
-    ::close(fd);
-    op.data.resize(got);  // a file that shrank meanwhile enters as it was read
+    // Read once per process (cached by etcOps).
+    if (!readFileInto(path.c_str(), static_cast<std::size_t>(st.st_size), op.data)) return;  // unreadable: it does not enter
     op.kind = MountKind::WriteFile;
     op.mode = 0644;
     out.push_back(std::move(op));
@@ -135,6 +123,23 @@ void addParents(const std::string& target, std::vector<MountOp>& ops) {
 }
 
 }  // namespace
+
+bool readFileInto(const char* path, std::size_t size, std::string& into, int openFlags) {
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC | openFlags);
+  if (fd < 0) return false;
+  std::size_t start = into.size();
+  into.resize(start + size);
+  std::size_t got = 0;
+  while (got < size) {
+    ssize_t n = ::read(fd, into.data() + start + got, size - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  into.resize(start + got);
+  return true;
+}
 
 void removeTree(const std::string& path) {
   if (path.empty()) return;

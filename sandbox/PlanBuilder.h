@@ -22,6 +22,11 @@ PlanOutcome buildPlan(const Policy& policy, Mode mode, bool tryUserNs, LaunchPla
 // Returns an error message, or empty.
 std::string planExec(const Policy& policy, const std::string& scratchDir, const std::string& tmpDir, LaunchPlan& plan);
 
+// Appends up to `size` bytes of the file at `path` to `into` (plain read(2): iostreams cost
+// more than the copy). A file that shrank meanwhile goes in as it was read. False, with
+// errno, when it cannot be opened. `openFlags` are added to O_RDONLY | O_CLOEXEC.
+bool readFileInto(const char* path, std::size_t size, std::string& into, int openFlags = 0);
+
 // Removes a host scratch directory tree (NoNamespaces mode).
 void removeTree(const std::string& path);
 

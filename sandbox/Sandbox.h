@@ -133,7 +133,9 @@ Verdict run(const Policy& policy, int cancelFd = -1);
 // Cost: one sleeping process per shape (at most four), rebuilt after each use.
 void keepSpares(bool on);
 struct SpareStats {
-  unsigned long built = 0, used = 0, discarded = 0;
+  unsigned long built = 0;      // spares made ready
+  unsigned long used = 0;       // taken by a run (one found unfit is also counted discarded)
+  unsigned long discarded = 0;  // dropped unused: stale, dead, unfit, evicted, spares off
 };
 SpareStats spareStats();
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "sandbox/PlanBuilder.h"
+#include "sandbox/steps/ChildIo.h"
 
 namespace greenlight::sandbox::detail {
 namespace {
@@ -30,23 +31,6 @@ void appendEntry(std::string& out, SeedKind kind, std::uint32_t mode, const std:
   out.append(path.c_str(), path.size() + 1);
   out.append(data);
   if (dataIsString) out.push_back('\0');
-}
-
-bool readFile(const fs::path& path, std::size_t size, std::string& into) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return false;
-  std::size_t start = into.size();
-  into.resize(start + size);
-  std::size_t got = 0;
-  while (got < size) {
-    ssize_t n = ::read(fd, into.data() + start + got, size - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  into.resize(start + got);  // a file that shrank meanwhile goes in as it was read
-  return true;
 }
 
 // Appends the tree's entries; returns an error message or empty.
@@ -73,7 +57,7 @@ std::string appendSeed(const Policy& policy, std::string& out, std::uint64_t& en
       if (static_cast<std::uint64_t>(st.st_size) > fileCap) return "scratch source " + p.string() + ": over the file size limit";
       total += static_cast<std::uint64_t>(st.st_size);
       if (total > totalCap) return "scratch source " + policy.scratchSource + ": over the scratch size";
-      if (!readFile(p, static_cast<std::size_t>(st.st_size), data))
+      if (!readFileInto(p.c_str(), static_cast<std::size_t>(st.st_size), data, O_NOFOLLOW))
         return "scratch source " + p.string() + ": " + std::strerror(errno);
       appendEntry(out, SeedKind::File, st.st_mode & 0777, rel, data, false);
     } else if (S_ISLNK(st.st_mode)) {
@@ -139,16 +123,10 @@ SpareRequest buildSpareRequest(const Policy& policy) {
     request.error = std::string("memfd_create: ") + std::strerror(errno);
     return request;
   }
-  std::size_t off = 0;
-  while (off < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + off, bytes.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      request.error = std::string("memfd write: ") + std::strerror(errno);
-      ::close(fd);
-      return request;
-    }
-    off += static_cast<std::size_t>(n);
+  if (int err = writeAllFd(fd, bytes.data(), bytes.size()); err != 0) {
+    request.error = std::string("memfd write: ") + std::strerror(err);
+    ::close(fd);
+    return request;
   }
   request.fd = fd;
   return request;

@@ -48,17 +48,6 @@ bool safeRelative(const char* path) {
   return true;
 }
 
-int writeAll(int fd, const char* data, std::uint64_t size) {
-  while (size > 0) {
-    ssize_t n = ::write(fd, data, static_cast<std::size_t>(size));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return n < 0 ? errno : EIO;
-    data += n;
-    size -= static_cast<std::uint64_t>(n);
-  }
-  return 0;
-}
-
 // Recreates the request's seed entries under /work. Returns false after reporting.
 bool unpackSeed(const LaunchPlan& plan, const char* cursor, const char* end, std::uint64_t entries) {
   int work = ::open("/work", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -82,7 +71,7 @@ bool unpackSeed(const LaunchPlan& plan, const char* cursor, const char* end, std
       case SeedKind::File: {
         int fd = ::openat(work, path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, h.mode);
         if (fd < 0) return fail(plan, "openat", path, errno);
-        int err = writeAll(fd, data, h.dataBytes);
+        int err = writeAllFd(fd, data, static_cast<std::size_t>(h.dataBytes));
         ::close(fd);
         if (err != 0) return fail(plan, "write", path, err);
         break;

@@ -87,22 +87,23 @@ long recvWithFds(int sock, void* data, std::size_t size, int* fds, std::size_t* 
   return n;
 }
 
+int writeAllFd(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? errno : EIO;
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return 0;
+}
+
 int writeWholeFile(const char* path, const char* data, std::size_t size, int mode) {
   int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   if (fd < 0) return errno;
-  std::size_t off = 0;
-  while (off < size) {
-    ssize_t n = ::write(fd, data + off, size - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int e = errno;
-      ::close(fd);
-      return e;
-    }
-    off += static_cast<std::size_t>(n);
-  }
+  int err = writeAllFd(fd, data, size);
   ::close(fd);
-  return 0;
+  return err;
 }
 
 }  // namespace greenlight::sandbox::detail

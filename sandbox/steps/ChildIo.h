@@ -28,6 +28,9 @@ long sendWithFds(int sock, const void* data, std::size_t size, const int* fds, s
 // (MSG_DONTWAIT). EINTR retried. Returns what recvmsg returned (errno set).
 long recvWithFds(int sock, void* data, std::size_t size, int* fds, std::size_t* fdCount, int flags);
 
+// Writes all of `data` to `fd` (EINTR retried). Returns 0 or an errno (EIO for a 0-byte write).
+int writeAllFd(int fd, const char* data, std::size_t size);
+
 // Writes all of `data` to `path` (O_CREAT|O_TRUNC). Returns 0 or an errno.
 int writeWholeFile(const char* path, const char* data, std::size_t size, int mode);
 
