@@ -166,9 +166,10 @@ TEST_CASE("many threads take spares at once", "[spares]") {
   }
   for (auto& th : threads) th.join();
   for (int t = 0; t < kThreads; ++t) {
-    INFO("thread " << t);
+    std::string all;
+    for (const auto& f : failures[t]) all += f + "\n";
+    INFO("thread " << t << "\n" << all);
     CHECK(failures[t].empty());
-    for (const auto& f : failures[t]) INFO(f);
   }
   CHECK(spareStats().used > usedBefore);
 }
