@@ -1,0 +1,144 @@
+// Python definitions by indentation: a `def` (or `async def`) line at bracket depth 0, its
+// header up to the ':' that closes it, its body while lines are indented deeper (or continue a
+// string or a bracket), decorators above it at the same indentation.
+#include <cctype>
+#include <regex>
+
+#include "core/refine/Definitions.h"
+
+namespace greenlight::core::refine {
+
+namespace {
+
+const std::regex& defLine() {
+  static const std::regex k(R"(^\s*(async\s+)?def\s+([A-Za-z_]\w*)\s*[\(\[])");
+  return k;
+}
+
+// The body's statements with strings as 'S', comments and whitespace dropped.
+std::string bodyShape(const ScannedSource& s, std::size_t from, std::size_t to) {
+  std::string out;
+  std::string_view text = s.text();
+  for (std::size_t k = from; k < to; ++k) {
+    CharClass c = s.at(k);
+    if (c == CharClass::Comment) continue;
+    if (c == CharClass::String) {
+      if (k == from || s.at(k - 1) != CharClass::String) out += 'S';
+      continue;
+    }
+    char ch = text[k];
+    if (std::isspace(static_cast<unsigned char>(ch)) || ch == ';') continue;
+    out += ch;
+  }
+  return out;
+}
+
+bool isStubShape(const std::string& shape) {
+  static const std::regex k(R"(^S*(pass|\.\.\.|raiseNotImplementedError(\(S*\))?)?$)");
+  return std::regex_match(shape, k);
+}
+
+}  // namespace
+
+std::vector<Definition> pythonDefinitions(const ScannedSource& s) {
+  std::vector<Definition> out;
+  const int n = s.lineCount();
+  std::string_view text = s.text();
+  for (int ln = 1; ln <= n; ++ln) {
+    const auto& L = s.line(ln);
+    if (L.depthAtStart != 0 || L.startsInString) continue;
+    std::string masked = s.maskedLine(ln);
+    std::smatch m;
+    if (!std::regex_search(masked, m, defLine())) continue;
+    Definition d;
+    d.name = m[2];
+    d.headerFirst = ln;
+    const int indent = s.indentWidth(ln);
+    // The header ends at the first ':' at depth 0 after the parameters.
+    int depth = 0;
+    std::size_t colon = std::string_view::npos;
+    bool sawParams = false;
+    for (std::size_t k = L.begin + static_cast<std::size_t>(m.position(0)); k < text.size(); ++k) {
+      if (s.at(k) != CharClass::Code) continue;
+      char c = text[k];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      else if (c == ')' || c == ']' || c == '}') {
+        --depth;
+        if (depth == 0 && c == ')') sawParams = true;
+      } else if (c == ':' && depth == 0 && sawParams) {
+        colon = k;
+        break;
+      }
+    }
+    if (colon == std::string_view::npos) continue;
+    d.headerLast = s.lineOf(colon);
+    // Body: the rest of the header's last line (a one-liner), else the indented block.
+    std::size_t bodyFrom = colon + 1, bodyTo = s.line(d.headerLast).end;
+    bool oneLiner = false;
+    for (std::size_t k = bodyFrom; k < bodyTo; ++k) {
+      if (s.at(k) != CharClass::Comment && !std::isspace(static_cast<unsigned char>(text[k]))) oneLiner = true;
+    }
+    d.last = d.headerLast;
+    if (!oneLiner) {
+      for (int b = d.headerLast + 1; b <= n; ++b) {
+        const auto& B = s.line(b);
+        bool inside = B.startsInString || B.depthAtStart > 0;
+        if (!inside && s.isBlank(b)) continue;
+        if (!inside && s.isCommentOnly(b) && s.indentWidth(b) <= indent) continue;  // decided by what follows
+        if (!inside && s.indentWidth(b) <= indent) break;
+        d.last = b;
+      }
+      bodyTo = s.line(d.last).end;
+    }
+    // Decorators directly above, at the same indentation (multi-line ones included).
+    d.first = d.headerFirst;
+    for (int p = d.headerFirst - 1; p >= 1; --p) {
+      if (s.isBlank(p) || s.line(p).startsInString) break;
+      if (s.line(p).depthAtStart > 0) continue;  // inside a multi-line decorator's arguments
+      std::string mp = s.maskedLine(p);
+      std::size_t at = mp.find_first_not_of(" \t");
+      if (at == std::string::npos || mp[at] != '@' || s.indentWidth(p) != indent) break;
+      d.first = p;
+    }
+    // Lines skipped as continuation must end in a decorator: else the header starts at `def`.
+    if (d.first != d.headerFirst) {
+      std::string mp = s.maskedLine(d.first);
+      if (mp.find_first_not_of(" \t") == std::string::npos || mp[mp.find_first_not_of(" \t")] != '@') d.first = d.headerFirst;
+    }
+    d.indent = s.indentOf(d.first);
+    for (int h = d.headerFirst; h <= d.headerLast; ++h) {
+      d.signature += (h > d.headerFirst ? " " : "") + std::string(s.lineText(h));
+    }
+    d.signature = collapseSpaces(d.signature);
+    // The enclosing class: the nearest less-indented line above is `class X` (not a def).
+    for (int p = d.headerFirst - 1; p >= 1 && indent > 0; --p) {
+      if (s.isBlank(p) || s.isCommentOnly(p) || s.line(p).startsInString || s.line(p).depthAtStart > 0) continue;
+      if (s.indentWidth(p) >= indent) continue;
+      static const std::regex kClass(R"(^\s*class\s+([A-Za-z_]\w*))");
+      std::string mp = s.maskedLine(p);
+      std::smatch cm;
+      if (std::regex_search(mp, cm, kClass)) d.className = cm[1];
+      break;
+    }
+    d.stub = isStubShape(bodyShape(s, bodyFrom, bodyTo));
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::string collapseSpaces(std::string_view text) {
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace greenlight::core::refine

@@ -1,0 +1,268 @@
+#include "core/refine/Target.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+#include <set>
+
+#include "core/refine/Definitions.h"
+#include "core/refine/SourceScan.h"
+
+namespace greenlight::core::refine {
+
+using testing::Language;
+
+std::string_view targetKindName(TargetKind kind) { return kind == TargetKind::Stub ? "stub" : "insert"; }
+
+namespace {
+
+bool commentLine(const ScannedSource& s, int ln) {
+  if (ln < 1 || ln > s.lineCount() || !s.isCommentOnly(ln)) return false;
+  if (s.language() == Language::Python && ln == 1 && s.lineText(1).rfind("#!", 0) == 0) return false;
+  return true;
+}
+
+std::string linesVerbatim(const ScannedSource& s, int first, int last) {
+  if (first < 1 || last < first) return "";
+  std::size_t from = s.line(first).begin;
+  std::size_t to = last < s.lineCount() ? s.line(last + 1).begin : s.text().size();
+  std::string out(s.text().substr(from, to - from));
+  if (out.empty() || out.back() != '\n') out += '\n';
+  return out;
+}
+
+// The comment's words: markers removed, common indentation removed, blank ends trimmed.
+std::string commentWords(const ScannedSource& s, int first, int last) {
+  std::vector<std::string> lines;
+  for (int ln = first; ln <= last; ++ln) {
+    std::string t(s.lineText(ln));
+    std::size_t at = t.find_first_not_of(" \t");
+    if (at == std::string::npos) {
+      lines.emplace_back();
+      continue;
+    }
+    t = t.substr(at);
+    if (s.language() == Language::Python) {
+      std::size_t k = 0;
+      while (k < t.size() && t[k] == '#') ++k;
+      t = t.substr(k);
+    } else if (t.rfind("//", 0) == 0) {
+      std::size_t k = 2;
+      if (k < t.size() && (t[k] == '/' || t[k] == '!')) ++k;
+      t = t.substr(k);
+    } else {
+      if (t.rfind("/**", 0) == 0) t = t.substr(3);
+      else if (t.rfind("/*", 0) == 0) t = t.substr(2);
+      else if (t.rfind("*", 0) == 0 && t.rfind("*/", 0) != 0) t = t.substr(1);
+      std::size_t end = t.rfind("*/");
+      if (end != std::string::npos) t = t.substr(0, end);
+    }
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
+    lines.push_back(t);
+  }
+  std::size_t common = std::string::npos;
+  for (const auto& l : lines) {
+    if (l.empty()) continue;
+    std::size_t k = l.find_first_not_of(' ');
+    common = std::min(common, k == std::string::npos ? l.size() : k);
+  }
+  if (common == std::string::npos) common = 0;
+  std::string out;
+  for (const auto& l : lines) {
+    std::string t = l.size() >= common ? l.substr(common) : std::string();
+    if (out.empty() && t.empty()) continue;
+    out += t + "\n";
+  }
+  while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
+  return out;
+}
+
+std::pair<int, int> blockAround(const ScannedSource& s, int line) {
+  int a = line, b = line;
+  while (commentLine(s, a - 1)) --a;
+  while (commentLine(s, b + 1)) ++b;
+  return {a, b};
+}
+
+const Definition* innermostAt(const std::vector<Definition>& defs, int line) {
+  const Definition* best = nullptr;
+  for (const auto& d : defs) {
+    if (d.first <= line && line <= d.last && (!best || d.last - d.first <= best->last - best->first)) best = &d;
+  }
+  return best;
+}
+
+Target stubTarget(const ScannedSource& s, const Definition& d) {
+  Target t;
+  t.language = s.language();
+  t.kind = TargetKind::Stub;
+  t.name = d.name;
+  t.className = d.className;
+  t.first = d.first;
+  t.last = d.last;
+  t.headerFirst = d.headerFirst;
+  t.headerLast = d.headerLast;
+  t.indent = d.indent;
+  t.stubText = linesVerbatim(s, d.first, d.last);
+  t.signature = d.signature;
+  return t;
+}
+
+void attachComment(const ScannedSource& s, Target& t, int a, int b) {
+  t.commentFirst = a;
+  t.commentLast = b;
+  t.comment = commentWords(s, a, b);
+  t.commentText = linesVerbatim(s, a, b);
+}
+
+std::string describe(const Definition& d) {
+  return (d.className.empty() ? "" : d.className + (d.className.empty() ? "" : ".")) + d.name + "()";
+}
+
+const char* kExpected =
+    "generate needs a comment block that says what to write, or a stub (a definition whose body is ";
+
+std::string stubWords(Language language) {
+  return language == Language::Python ? "pass, ..., a docstring or raise NotImplementedError)"
+                                      : "{} or only a throw)";
+}
+
+}  // namespace
+
+std::vector<std::string> namesInComment(std::string_view comment) {
+  static const std::regex kPatterns(
+      R"(`([A-Za-z_$][\w$]*)(?:\([^`]*\))?`|\bdef\s+([A-Za-z_]\w*)|\bfunction\s+([A-Za-z_$][\w$]*)|\b([A-Za-z_$][\w$]*)\()");
+  static const std::set<std::string> kSkip = {"if", "for", "while", "return", "print", "e", "i", "eg", "ie", "len",
+                                              "str", "int", "list", "dict", "set", "tuple", "float", "bool",
+                                              "assert", "console", "log", "sizeof", "std", "max", "min", "sum",
+                                              "sorted", "range", "map", "filter", "abs", "round"};
+  std::vector<std::string> out;
+  std::string text(comment);
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kPatterns); it != std::sregex_iterator(); ++it) {
+    std::string name;
+    for (int g = 1; g <= 4 && name.empty(); ++g) name = (*it)[g].str();
+    if (name.empty() || kSkip.count(name)) continue;
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
+}
+
+TargetLookup findTarget(std::string_view text, int line, Language language) {
+  TargetLookup out;
+  if (language == Language::Command) {
+    out.error = "generate supports Python, JavaScript and C++ files";
+    return out;
+  }
+  ScannedSource s(text, language);
+  const int n = s.lineCount();
+  if (line < 1 || line > n) {
+    out.error = "line " + std::to_string(line) + " is outside the file (it has " + std::to_string(n) + " lines)";
+    return out;
+  }
+  const auto defs = definitionsOf(s);
+  const std::string where = "line " + std::to_string(line);
+
+  // Any line of a stub (a comment inside its body included) means that stub.
+  const Definition* d = innermostAt(defs, line);
+  if (d && d->stub) {
+    Target t = stubTarget(s, *d);
+    int b = d->first - 1;
+    while (b >= 1 && s.isBlank(b)) --b;
+    if (commentLine(s, b)) {
+      auto [ca, cb] = blockAround(s, b);
+      attachComment(s, t, ca, cb);
+    }
+    out.target = std::move(t);
+    return out;
+  }
+
+  if (commentLine(s, line)) {
+    auto [a, b] = blockAround(s, line);
+    int next = b + 1;
+    while (next <= n && s.isBlank(next)) ++next;
+    const Definition* below = nullptr;
+    for (const auto& def : defs) {
+      if (def.first == next) below = &def;
+    }
+    if (below && below->stub) {
+      Target t = stubTarget(s, *below);
+      attachComment(s, t, a, b);
+      out.target = std::move(t);
+      return out;
+    }
+    if (next == b + 1 && next <= n && s.hasCode(next)) {
+      out.error = where + " is in a comment that documents the code below it (line " + std::to_string(next) +
+                  "); " + kExpected + stubWords(language) + ", with a blank line between a comment and code it does not describe";
+      return out;
+    }
+    Target t;
+    t.language = language;
+    t.kind = TargetKind::Insert;
+    attachComment(s, t, a, b);
+    t.first = b + 1;
+    t.last = b;
+    t.indent = s.indentOf(a);
+    std::set<std::string> defined;
+    for (const auto& def : defs) defined.insert(def.name);
+    for (const auto& name : namesInComment(t.comment)) {
+      if (!defined.count(name)) {
+        t.name = name;
+        break;
+      }
+    }
+    out.target = std::move(t);
+    return out;
+  }
+
+  if (d && line <= d->headerLast) {
+    out.error = where + " is the header of " + describe(*d) + ", which already has a body; " + kExpected +
+                stubWords(language);
+    return out;
+  }
+  if (s.isBlank(line)) out.error = where + " is blank; " + kExpected + stubWords(language);
+  else out.error = where + " holds code, not a comment or a stub; " + kExpected + stubWords(language);
+  return out;
+}
+
+std::vector<Target> findStubs(std::string_view text, Language language) {
+  std::vector<Target> out;
+  if (language == Language::Command) return out;
+  ScannedSource s(text, language);
+  for (const auto& d : definitionsOf(s)) {
+    if (!d.stub) continue;
+    auto found = findTarget(text, d.headerFirst, language);
+    if (found.target && found.target->first == d.first) out.push_back(std::move(*found.target));
+  }
+  return out;
+}
+
+std::optional<Target> relocateTarget(const Target& target, std::string_view text) {
+  // The anchor: the comment (and, for a stub, the stub) exactly as it was, at line starts.
+  const std::string& anchor = target.kind == TargetKind::Stub ? target.stubText : target.commentText;
+  if (anchor.empty()) return std::nullopt;
+  const int oldLine = target.kind == TargetKind::Stub ? target.first : target.commentFirst;
+  std::optional<Target> best;
+  int bestDistance = 0;
+  std::string body(text);
+  if (body.empty() || body.back() != '\n') body += '\n';  // a last line without '\n' still matches
+  int lineNo = 1;
+  std::size_t lineStart = 0;
+  for (std::size_t pos = body.find(anchor); pos != std::string::npos; pos = body.find(anchor, pos + 1)) {
+    if (pos != 0 && body[pos - 1] != '\n') continue;
+    lineNo += static_cast<int>(std::count(body.begin() + static_cast<long>(lineStart), body.begin() + static_cast<long>(pos), '\n'));
+    lineStart = pos;
+    auto found = findTarget(text, lineNo, target.language);
+    if (!found.target) continue;
+    const Target& t = *found.target;
+    if (t.kind != target.kind || t.stubText != target.stubText || t.commentText != target.commentText) continue;
+    int distance = std::abs(lineNo - oldLine);
+    if (!best || distance < bestDistance) {
+      best = t;
+      bestDistance = distance;
+    }
+  }
+  if (best && best->name.empty()) best->name = target.name;
+  return best;
+}
+
+}  // namespace greenlight::core::refine
