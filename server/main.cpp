@@ -18,6 +18,8 @@ const char kUsage[] =
     "  run PATH[:LINE] [--json] [--timeout S]\n"
     "                                       run the tests near PATH in the sandbox\n"
     "  sandbox [options] -- CMD [ARGS...]   run any command in the sandbox\n"
+    "  generate PATH:LINE [--apply|--diff] [--json] [--rounds N] [--candidates N] [--allow-unverified]\n"
+    "                                       write the code a comment or stub asks for, verified by its tests\n"
     "  chat [--provider P] [--model M] PROMPT\n"
     "                                       one prompt to the configured LLM provider\n"
     "  doctor                               check sandbox, toolchains and provider\n"
@@ -49,6 +51,7 @@ int main(int argc, char** argv) {
   if (cmd == "sandbox") return sandboxCommand(rest);
   if (cmd == "chat") return chatCommand(rest);
   if (cmd == "doctor") return doctorCommand(rest);
+  if (cmd == "generate") return generateCommand(rest);
   std::fprintf(stderr, "greenlight: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
   return 2;
 }

@@ -14,5 +14,6 @@ int runCommand(const Args& args);      // cli/RunCommand.cpp
 int sandboxCommand(const Args& args);  // cli/SandboxCommand.cpp
 int chatCommand(const Args& args);     // cli/ChatCommand.cpp
 int doctorCommand(const Args& args);   // cli/DoctorCommand.cpp
+int generateCommand(const Args& args); // cli/GenerateCommand.cpp
 
 }  // namespace greenlight::cli

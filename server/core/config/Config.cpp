@@ -111,7 +111,11 @@ json configToJson(const Config& c) {
       {"maxTokens", c.maxTokens},
       {"timeoutSeconds", c.timeoutSeconds},
       {"maxRetries", c.maxRetries},
-      {"refine", {{"maxRounds", c.refine.maxRounds}, {"candidates", c.refine.candidates}}},
+      {"refine",
+       {{"maxRounds", c.refine.maxRounds},
+        {"candidates", c.refine.candidates},
+        {"timeoutSeconds", c.refine.timeoutSeconds},
+        {"preview", c.refine.preview}}},
       {"runOnSave", c.runOnSave},
       {"sandbox",
        {{"timeLimitSeconds", c.sandbox.timeLimitSeconds},
@@ -150,6 +154,8 @@ std::optional<Config> configFromJson(const json& s, std::string* error) {
   if (const json* o = r.object(s, "refine", "refine")) {
     r.integer(*o, "maxRounds", "refine.maxRounds", c.refine.maxRounds);
     r.integer(*o, "candidates", "refine.candidates", c.refine.candidates);
+    r.number(*o, "timeoutSeconds", "refine.timeoutSeconds", c.refine.timeoutSeconds);
+    r.boolean(*o, "preview", "refine.preview", c.refine.preview);
   }
   r.boolean(s, "runOnSave", "runOnSave", c.runOnSave);
   if (const json* o = r.object(s, "sandbox", "sandbox")) {
@@ -185,10 +191,11 @@ std::optional<Config> configFromJson(const json& s, std::string* error) {
       !positive(c.sandbox.memoryLimitMB, "sandbox.memoryLimitMB") ||
       !positive(c.sandbox.processes, "sandbox.processes") ||
       !positive(c.sandbox.outputLimitKB, "sandbox.outputLimitKB") ||
-      !positive(c.maxTokens, "maxTokens"))
+      !positive(c.maxTokens, "maxTokens") || !positive(c.refine.timeoutSeconds, "refine.timeoutSeconds"))
     return std::nullopt;
-  if (c.maxRetries < 0 || c.refine.maxRounds < 0 || c.refine.candidates < 1) {
-    if (error) *error = "greenlight: maxRetries and refine.maxRounds must be >= 0, refine.candidates >= 1";
+  if (c.maxRetries < 0 || c.refine.maxRounds < 1 || c.refine.maxRounds > 10 || c.refine.candidates < 1 ||
+      c.refine.candidates > 8) {
+    if (error) *error = "greenlight: maxRetries must be >= 0, refine.maxRounds 1..10, refine.candidates 1..8";
     return std::nullopt;
   }
   return c;

@@ -28,8 +28,10 @@ struct SandboxSettings {
 };
 
 struct RefineSettings {
-  int maxRounds = 3;
-  int candidates = 1;
+  int maxRounds = 3;             // 1..10
+  int candidates = 1;            // completions asked in round 1, 1..8
+  double timeoutSeconds = 300;   // the whole loop
+  bool preview = false;          // LSP: the edit asks for confirmation (change annotation)
 };
 
 struct Config {

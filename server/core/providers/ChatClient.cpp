@@ -82,6 +82,7 @@ struct ChatClient::Call : std::enable_shared_from_this<ChatClient::Call> {
     result.attempts = attempts;
     if (result.error) {
       result.text.clear();  // never half an answer
+      result.choices.clear();
       GL_LOG(Debug, "provider call failed: " << result.error.message);
     }
     if (cb.onDone) cb.onDone(std::move(result));

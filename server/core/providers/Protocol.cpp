@@ -116,6 +116,7 @@ HttpRequest buildHttpRequest(const Endpoint& ep, const ChatRequest& rq) {
     if (!reasoning) body["temperature"] = temperature;
     body[official ? "max_completion_tokens" : "max_tokens"] = maxTokens;
     if (!rq.stop.empty()) body["stop"] = rq.stop;
+    if (rq.n > 1) body["n"] = rq.n;
     body["stream"] = rq.stream;
     if (rq.stream) body["stream_options"] = {{"include_usage", true}};
     if (!ep.apiKey.empty()) http.headers.emplace_back("Authorization", "Bearer " + ep.apiKey);
@@ -168,7 +169,17 @@ bool StreamDecoder::onOpenAI(const SseEvent& event, std::string& delta) {
   if (!choices->is_array()) return fail("\"choices\" is not an array", event);
   for (const auto& choice : *choices) {
     if (!choice.is_object()) return fail("a choice is not an object", event);
-    if (auto idx = intAt(choice, "index"); idx && *idx != 0) continue;  // only the first choice
+    // Choices after the first (a request with n > 1) are collected aside; only the first
+    // streams through `delta` and decides the finish reason.
+    if (auto idx = intAt(choice, "index"); idx && *idx != 0) {
+      if (*idx < 0 || *idx > 64) continue;
+      auto slot = static_cast<std::size_t>(*idx - 1);
+      if (result_.choices.size() <= slot) result_.choices.resize(slot + 1);
+      if (const json* d = member(choice, "delta"); d && d->is_object()) {
+        if (const json* c = member(*d, "content"); c && c->is_string()) result_.choices[slot] += c->get<std::string>();
+      }
+      continue;
+    }
     if (const json* d = member(choice, "delta")) {
       if (!d->is_object()) return fail("\"delta\" is not an object", event);
       if (const json* c = member(*d, "content")) {
@@ -264,6 +275,10 @@ bool parseWholeReply(Protocol protocol, std::string_view body, ChatResult& out,
     if (!choices || !choices->is_array() || choices->empty() || !(*choices)[0].is_object()) {
       malformed = "\"choices\" is missing or empty (" + snippet(body) + ")";
       return false;
+    }
+    for (std::size_t i = 1; i < choices->size() && i <= 64; ++i) {
+      const json* m = member((*choices)[i], "message");
+      out.choices.push_back(m ? stringAt(*m, "content") : std::string());
     }
     const json& c = (*choices)[0];
     const json* msg = member(c, "message");

@@ -30,6 +30,7 @@ struct ChatRequest {
   std::optional<int> maxTokens;
   std::vector<std::string> stop;
   bool stream = true;             // false: one JSON reply (still delivered through onDelta once)
+  int n = 1;                      // OpenAI: ask for n choices in one request (others ignore it)
 };
 
 struct Usage {
@@ -74,6 +75,7 @@ struct ProviderError {
 struct ChatResult {
   bool ok() const { return !error; }
   std::string text;        // the whole reply; empty on error (never half an answer)
+  std::vector<std::string> choices;  // choices 2..n of a request with n > 1, when the provider sent them
   std::string reasoning;   // reasoning/thinking text some models stream separately
   FinishReason finish = FinishReason::Unknown;
   std::string finishRaw;   // the provider's own word ("stop", "end_turn", ...)

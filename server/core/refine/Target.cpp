@@ -224,6 +224,26 @@ TargetLookup findTarget(std::string_view text, int line, Language language) {
   return out;
 }
 
+TargetLookup findFixTarget(std::string_view text, int line, Language language) {
+  TargetLookup out;
+  ScannedSource s(text, language);
+  const auto defs = definitionsOf(s);
+  const Definition* d = innermostAt(defs, line);
+  if (!d) {
+    out.error = "line " + std::to_string(line) + " is not inside a function definition; fix works on the function that fails its tests";
+    return out;
+  }
+  Target t = stubTarget(s, *d);
+  int b = d->first - 1;
+  while (b >= 1 && s.isBlank(b)) --b;
+  if (b == d->first - 1 && commentLine(s, b)) {
+    auto [ca, cb] = blockAround(s, b);
+    attachComment(s, t, ca, cb);
+  }
+  out.target = std::move(t);
+  return out;
+}
+
 std::vector<Target> findStubs(std::string_view text, Language language) {
   std::vector<Target> out;
   if (language == Language::Command) return out;

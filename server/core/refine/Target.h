@@ -55,6 +55,10 @@ struct TargetLookup {
 
 TargetLookup findTarget(std::string_view text, int line, testing::Language language);
 
+// The target a fix works on: the innermost definition enclosing `line` (whatever its body),
+// with the comment above it; kind Stub (the definition is replaced).
+TargetLookup findFixTarget(std::string_view text, int line, testing::Language language);
+
 // Every stub of the file (for CodeLens), in order. Comment-only triggers are not listed.
 std::vector<Target> findStubs(std::string_view text, testing::Language language);
 

@@ -50,6 +50,13 @@ nlohmann::json framesJson(const std::vector<Frame>& frames) {
   return a;
 }
 
+nlohmann::json originJson(const ValueOrigin& o) {
+  nlohmann::json locals = nlohmann::json::array();
+  for (const auto& [k, v] : o.locals) locals.push_back({k, v});
+  return {{"function", o.function}, {"file", o.file}, {"line", o.line}, {"def_line", o.defLine},
+          {"kind", o.kind}, {"value", o.value}, {"locals", locals}};
+}
+
 const Frame* deepestIn(const std::vector<Frame>& frames, const std::string& file) {
   for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
     if (it->file == file && it->line > 0) return &*it;
@@ -105,6 +112,18 @@ std::vector<Diagnostic> buildDiagnostics(const RunResult& result, const Diagnost
     out.push_back(std::move(d));
   }
 
+  for (const auto& w : result.warnings) {
+    Diagnostic d;
+    d.file = w.file;
+    d.line = std::max(1, w.line);
+    d.severity = "warning";
+    d.code = w.code;
+    d.message = w.message;
+    setRange(d, texts, 0);
+    d.data = {{"test", ""}, {"status", "warning"}};
+    out.push_back(std::move(d));
+  }
+
   for (const auto& t : result.tests) {
     if (t.status == TestStatus::Passed || t.status == TestStatus::Skipped) continue;
     if (t.kind == FailureKind::Compile && !compileSeen.empty()) continue;  // already reported
@@ -117,6 +136,7 @@ std::vector<Diagnostic> buildDiagnostics(const RunResult& result, const Diagnost
               {"actual", t.actual},
               {"frames", framesJson(t.frames)},
               {"output", capText(t.output, kDataOutputCap)}};
+    if (t.origin) d.data["origin"] = originJson(*t.origin);
     // Where the failing check is in the test file (the assertion, or the call into the code).
     const Frame* testFrame = deepestIn(t.frames, t.file);
     const Frame* inSource = deepestIn(t.frames, ctx.sourceFile);
@@ -158,7 +178,22 @@ std::vector<Diagnostic> buildDiagnostics(const RunResult& result, const Diagnost
         std::string at = assertion ? lineOf(texts, assertion->file, assertion->line) : "";
         fn = calleeOf(t, at, ctx);
       }
-      if (fn && fn->line > 0) {
+      if (t.origin && t.origin->file == ctx.sourceFile && t.origin->line > 0) {
+        // The line that produced the wrong value (traced), the definition as related information.
+        const ValueOrigin& o = *t.origin;
+        Diagnostic at = d;
+        at.file = ctx.sourceFile;
+        at.line = o.line;
+        setRange(at, texts, 0);
+        at.message = d.message + " (" + o.function + (o.kind == "raise" ? " raised here" : " returned here");
+        for (std::size_t i = 0; i < o.locals.size() && i < 4; ++i)
+          at.message += (i ? ", " : " with ") + o.locals[i].first + "=" + o.locals[i].second;
+        at.message += ")";
+        at.related.clear();
+        at.related.push_back({d.file, d.line, d.column, t.kind == FailureKind::Assertion ? "assertion here" : "failing test " + t.name});
+        if (o.defLine > 0 && o.defLine != o.line) at.related.push_back({ctx.sourceFile, o.defLine, 0, o.function + " is defined here"});
+        out.push_back(std::move(at));
+      } else if (fn && fn->line > 0) {
         Diagnostic def = d;
         def.file = ctx.sourceFile;
         def.line = fn->line;

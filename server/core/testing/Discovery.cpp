@@ -347,6 +347,9 @@ std::optional<TestPlan> discoverTests(const DiscoveryRequest& request, std::stri
     plan.sourceIsTestFile = true;
   } else {
     plan.testFiles = candidateTestFiles(source, *language, root);
+    for (const auto& extra : request.extraTestFiles) {
+      if (std::find(plan.testFiles.begin(), plan.testFiles.end(), extra) == plan.testFiles.end()) plan.testFiles.push_back(extra);
+    }
   }
   if (*language == Language::Python) {
     plan.hasDoctests = !plan.sourceIsTestFile && hasDoctestExamples(*text);
@@ -372,8 +375,13 @@ std::optional<TestPlan> discoverTests(const DiscoveryRequest& request, std::stri
     useCommand();
     return plan;
   }
-  if (request.line && !plan.sourceIsTestFile) {
-    plan.function = functionAtLine(*text, *request.line, *language);
+  if ((request.line || !request.functionName.empty()) && !plan.sourceIsTestFile) {
+    if (request.line) {
+      plan.function = functionAtLine(*text, *request.line, *language);
+    } else {
+      plan.function = findFunction(*text, request.functionName, *language);
+      if (!plan.function) plan.function = FunctionAt{request.functionName, 0};
+    }
     if (plan.function) {
       const std::string fn = plan.function->name;
       const std::string key = normalizedName(fn);

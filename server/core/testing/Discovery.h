@@ -66,6 +66,10 @@ struct DiscoveryRequest {
   std::string workspaceRoot;        // empty: findWorkspaceRoot(path)
   const Config* config = nullptr;   // testsCommand; may be null
   OverlayProvider overlay;          // may be empty
+  // Narrow to this function when no line is given (a function that does not exist yet).
+  std::string functionName;
+  // Test files that exist only in the overlay (tests written from a comment's examples).
+  std::vector<std::string> extraTestFiles;
 };
 
 struct TestPlan {

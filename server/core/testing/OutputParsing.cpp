@@ -86,6 +86,22 @@ TestResult resultFromEvent(const nlohmann::json& e) {
       r.frames.push_back({str(f, "file"), num(f, "line"), num(f, "column"), str(f, "function")});
     }
   }
+  if (auto it = e.find("origin"); it != e.end() && it->is_object()) {
+    ValueOrigin o;
+    o.function = str(*it, "function");
+    o.file = str(*it, "file");
+    o.line = num(*it, "line");
+    o.defLine = num(*it, "def_line");
+    o.kind = str(*it, "kind");
+    o.value = str(*it, "value");
+    if (auto l = it->find("locals"); l != it->end() && l->is_array()) {
+      for (const auto& pair : *l) {
+        if (pair.is_array() && pair.size() == 2 && pair[0].is_string() && pair[1].is_string())
+          o.locals.emplace_back(pair[0].get<std::string>(), pair[1].get<std::string>());
+      }
+    }
+    if (!o.file.empty() && o.line > 0) r.origin = std::move(o);
+  }
   return r;
 }
 
@@ -114,6 +130,13 @@ HarnessOutcome foldEvents(const std::vector<nlohmann::json>& events) {
       r.frames = parsed.frames;
       out.results.push_back(std::move(r));
       out.running.reset();
+    } else if (ev == "warning") {
+      RunWarning w;
+      w.file = str(e, "file");
+      w.line = num(e, "line");
+      w.code = str(e, "code");
+      w.message = str(e, "message");
+      if (!w.message.empty()) out.warnings.push_back(std::move(w));
     } else if (ev == "done") {
       out.done = true;
     }
@@ -216,6 +239,7 @@ void PathMap::mapResult(TestResult& r) const {
   mapFrames(r.frames);
   r.message = mapText(std::move(r.message));
   r.output = mapText(std::move(r.output));
+  if (r.origin) r.origin->file = toHost(r.origin->file);
 }
 
 std::string capText(const std::string& text, std::size_t cap) {

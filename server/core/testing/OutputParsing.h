@@ -29,6 +29,7 @@ EventStream extractEvents(const std::string& text);
 // `running` is the test that started and never finished (the sandbox killed it).
 struct HarnessOutcome {
   std::vector<TestResult> results;
+  std::vector<RunWarning> warnings;  // "warning" events (a docstring doctest cannot parse)
   std::optional<TestResult> running;
   bool done = false;
 };

@@ -32,6 +32,13 @@ nlohmann::ordered_json testResultToJson(const TestResult& t) {
     j["frames"] = std::move(frames);
   }
   if (!t.output.empty()) j["output"] = t.output;
+  if (t.origin) {
+    const ValueOrigin& o = *t.origin;
+    nlohmann::ordered_json locals = nlohmann::ordered_json::array();
+    for (const auto& [k, v] : o.locals) locals.push_back({k, v});
+    j["origin"] = {{"function", o.function}, {"file", o.file}, {"line", o.line}, {"def_line", o.defLine},
+                   {"kind", o.kind}, {"value", o.value}, {"locals", locals}};
+  }
   return j;
 }
 

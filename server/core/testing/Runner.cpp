@@ -124,6 +124,11 @@ void finishResult(RunResult& result, const std::optional<HarnessOutcome>& outcom
       map.mapResult(r);
       result.tests.push_back(std::move(r));
     }
+    for (auto w : outcome->warnings) {
+      w.file = map.toHost(w.file);
+      w.message = map.mapText(std::move(w.message));
+      result.warnings.push_back(std::move(w));
+    }
   }
   const auto& v = step.verdict;
   std::optional<TestResult> running;

@@ -159,6 +159,8 @@ RunOutcome TestService::execute(Job& job) {
   dr.workspaceRoot = req.workspaceRoot;
   dr.config = &req.config;
   dr.overlay = req.overlay;
+  dr.functionName = req.functionName;
+  dr.extraTestFiles = req.extraTestFiles;
   std::string error;
   auto plan = discoverTests(dr, &error);
   if (!plan) {

@@ -46,6 +46,8 @@ namespace greenlight::core::testing {
 struct RunRequest {
   std::string path;                 // the file under test (absolute)
   std::optional<int> line;          // 1-based: narrow to the function at this line
+  std::string functionName;         // without a line: narrow to this function (DiscoveryRequest)
+  std::vector<std::string> extraTestFiles;  // overlay-only test files (DiscoveryRequest)
   std::string workspaceRoot;        // empty: findWorkspaceRoot(path)
   Config config;                    // resolved settings (copied)
   double timeoutSeconds = 0;        // > 0 overrides config.sandbox.timeLimitSeconds

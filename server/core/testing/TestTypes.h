@@ -46,6 +46,18 @@ struct Frame {
   std::string function;  // may be empty
 };
 
+// Where a wrong value came from (Python): the `return` (or `raise`) that ended the last call of a
+// function of the file under test before the failing assertion, and that call's locals there.
+struct ValueOrigin {
+  std::string function;  // "slugify", "Shape.area"
+  std::string file;      // host path
+  int line = 0;          // the return / raise line, 1-based
+  int defLine = 0;       // the function's definition line
+  std::string kind;      // "return" | "raise"
+  std::string value;     // repr of what it returned (bounded); "" for a raise
+  std::vector<std::pair<std::string, std::string>> locals;  // name, bounded repr; in definition order
+};
+
 struct TestResult {
   std::string name;      // "test_fib", "TestMath.test_add", "doctest:fib", "adds > nested", "main"
   std::string file;      // where the test is defined (host path)
@@ -57,6 +69,7 @@ struct TestResult {
   std::vector<Frame> frames;     // outermost first; the last one is where it failed
   double durationMs = 0;
   std::string output;            // what the test printed (capped)
+  std::optional<ValueOrigin> origin;  // a failed assertion's wrong value, traced (Python)
 };
 
 // One gcc/clang (or generic file:line[:col]) message.
@@ -70,6 +83,14 @@ struct CompilerMessage {
 struct RelatedInfo {
   std::string file;
   int line = 0, column = 0;
+  std::string message;
+};
+
+// Something the run noticed that is not a test result (docstring examples that cannot parse).
+struct RunWarning {
+  std::string file;  // host path
+  int line = 0;
+  std::string code;  // "doctest-invalid"
   std::string message;
 };
 
@@ -98,6 +119,7 @@ struct RunResult {
   bool cancelled = false;
   std::vector<TestResult> tests;
   std::vector<CompilerMessage> compilerMessages;
+  std::vector<RunWarning> warnings;
   std::vector<Diagnostic> diagnostics;
   Summary summary;
   // The verdict of the sandbox run that executed the tests (for C++: the test binary's run, or

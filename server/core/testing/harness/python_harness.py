@@ -197,7 +197,8 @@ class _AssertRewriter:
                 _std("ast").get_source_segment(self.source, node)
         except Exception:
             seg = None
-        return " ".join((seg or "").split())
+        # A multi-line operand reads as one line; spaces inside it (string literals!) stay.
+        return " ".join(part.strip() for part in (seg or "").splitlines() if part.strip())
 
     def _fast_segment(self, node):
         """ast.get_source_segment over the lines split once (columns are UTF-8 offsets)."""
@@ -378,6 +379,9 @@ def _exc_result(exc_type, exc, tb):
         return res
     text = "".join(_std("traceback").format_exception_only(exc_type, exc)).strip()
     res.update(status="error", kind="exception", message=text)
+    origin = _raise_origin(tb)
+    if origin is not None:
+        res["origin"] = origin
     return res
 
 
@@ -395,6 +399,103 @@ class _Capture:
     def text(self):
         value = self.buf.getvalue()
         return value if len(value) <= _CAP else value[:_CAP] + "\n[output truncated]"
+
+
+_SOURCE = [None]  # the file under test (its functions are the ones traced)
+_LOCALS_MAX = 8
+_LOCAL_REPR_CAP = 80
+
+
+def _is_user_code(code):
+    return code.co_filename == _SOURCE[0] and not code.co_name.startswith("test")
+
+
+def _locals_of(frame):
+    """(name, bounded repr) of a frame's locals, parameters first, at most _LOCALS_MAX."""
+    code = frame.f_code
+    order = list(code.co_varnames) + [n for n in frame.f_locals if n not in code.co_varnames]
+    out = []
+    for name in order:
+        if name not in frame.f_locals or name.startswith("__") or name.startswith("_gl_"):
+            continue
+        value = frame.f_locals[name]
+        if isinstance(value, (types.ModuleType, types.FunctionType, type)):
+            continue
+        text = _short_repr(value)
+        if len(text) > _LOCAL_REPR_CAP:
+            text = text[:_LOCAL_REPR_CAP] + "..."
+        out.append([name, text])
+        if len(out) >= _LOCALS_MAX:
+            break
+    return out
+
+
+def _origin(code, line, kind, value, frame_locals):
+    return {"function": getattr(code, "co_qualname", code.co_name), "file": code.co_filename,
+            "line": line, "def_line": code.co_firstlineno, "kind": kind,
+            "value": "" if kind == "raise" else _short_repr(value), "locals": frame_locals}
+
+
+def _raise_origin(tb):
+    """The innermost frame of the traceback in the file under test, with its locals."""
+    found = None
+    while tb is not None:
+        if _SOURCE[0] and _is_user_code(tb.tb_frame.f_code):
+            found = (tb.tb_frame, tb.tb_lineno)
+        tb = tb.tb_next
+    if found is None:
+        return None
+    frame, line = found
+    return _origin(frame.f_code, line, "raise", None, _locals_of(frame))
+
+
+def _trace_origin(fn, budget, actual):
+    """Runs the failed test `fn` again with the file under test's functions traced, and returns
+    where the last outermost call of one of them ended (the return line, its value, its
+    locals), preferring the call whose value reads as `actual`. Only failing tests pay for it."""
+    calls = []
+    active = set()
+
+    def local(frame, event, arg):
+        if event == "exception":
+            active_state[id(frame)] = "raise"
+        elif event == "line":
+            active_state[id(frame)] = None
+        elif event == "return":
+            kind = active_state.pop(id(frame), None) or "return"
+            active.discard(id(frame))
+            calls.append(_origin(frame.f_code, frame.f_lineno, kind, arg, _locals_of(frame)))
+        return local
+
+    active_state = {}
+
+    def global_trace(frame, event, arg):
+        if event != "call" or not _is_user_code(frame.f_code):
+            return None
+        back = frame.f_back
+        if back is not None and id(back) in active:
+            return None  # a nested call: the outermost one is what the test saw
+        active.add(id(frame))
+        return local
+
+    limit = min(max(budget.remaining(), 0.01), 2.0)
+    with _Capture():
+        signal.setitimer(signal.ITIMER_REAL, limit)
+        sys.settrace(global_trace)
+        try:
+            fn()
+        except BaseException:
+            pass
+        finally:
+            sys.settrace(None)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    if not calls:
+        return None
+    if actual is not None:
+        for call in reversed(calls):
+            if call["kind"] == "return" and call["value"] == actual:
+                return call
+    return calls[-1]
 
 
 class Runner:
@@ -444,6 +545,15 @@ class Runner:
                 signal.setitimer(signal.ITIMER_REAL, 0)
         if res.get("status") == "timeout":
             self.exhausted = True
+        elif res.get("status") in ("failed", "error") and _SOURCE[0] and "origin" not in res and \
+                res.get("kind") in ("assertion", "exception") and not self.exhausted:
+            # The wrong value came from the code under test: say which line returned it.
+            try:
+                origin = _trace_origin(fn, self.budget, res.get("actual"))
+            except BaseException:
+                origin = None
+            if origin is not None:
+                res["origin"] = origin
         base.update(res)
         base["duration_ms"] = round((time.perf_counter() - start) * 1000.0, 3)
         out = cap.text()
@@ -635,6 +745,29 @@ def _make_doc_runner_class(doctest):
     return _DocRunner
 
 
+def _doctests_one_by_one(finder, mod, path):
+    tests = []
+    for name, obj in list(vars(mod).items()):
+        if not isinstance(obj, (types.FunctionType, type)) or getattr(obj, "__module__", None) != mod.__name__:
+            continue
+        try:
+            tests.extend(finder.find(obj, mod.__name__ + "." + name, module=mod))
+        except ValueError as e:
+            line = _line_of(obj)
+            try:
+                # doctest counts "line N of the docstring" from the definition's line (0-based).
+                n = int(str(e).split("line ", 1)[1].split(" ", 1)[0])
+                if n >= line:
+                    line = n
+            except (IndexError, ValueError):
+                pass
+            _emit({"ev": "warning", "file": path, "line": line, "code": "doctest-invalid",
+                   "message": "the examples in the docstring of %s cannot be run as doctests: %s "
+                              "(a backslash escape such as \\n in a docstring needs a raw docstring, "
+                              "r\"\"\"...\"\"\")" % (name, e)})
+    return tests
+
+
 def _doctests(runner, mod, path, which):
     if which == "none":
         return
@@ -647,6 +780,10 @@ def _doctests(runner, mod, path, which):
     finder = _std("doctest").DocTestFinder(recurse=True, exclude_empty=True)
     try:
         tests = finder.find(mod, mod.__name__)
+    except ValueError:
+        # One docstring doctest cannot parse sinks the whole module's search: look at each
+        # definition alone, run what parses, and say why the rest cannot run.
+        tests = _doctests_one_by_one(finder, mod, path)
     except Exception:
         return
     for test in sorted(tests, key=lambda t: t.lineno or 0):
@@ -709,6 +846,7 @@ def main():
         return mod
 
     source = cfg.get("source")
+    _SOURCE[0] = source or None
     src_mod = load(source) if source else None
     if src_mod is not None:
         if cfg.get("same_file", True):

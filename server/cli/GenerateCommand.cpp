@@ -1,0 +1,372 @@
+// `greenlight generate PATH:LINE [--apply|--diff] [--json] [--rounds N] [--candidates N]
+// [--allow-unverified]`: generate → test → refine for the comment (or stub) at LINE.
+// Exit: 0 passing code found (written with --apply), 1 none passed within the budget (nothing
+// written), 2 usage/config error (no provider: says how to set one up), 3 no tests found (code
+// printed, marked unverified; written only with --allow-unverified --apply), 130 interrupted.
+//
+// The loop runs on a worker thread; the main thread waits on its completion and on Ctrl-C, which
+// cancels the loop (the model call and the sandbox stop at once). Progress goes to stderr: one
+// line per round, and on a terminal a live status line (spinner, phase, tokens) above it.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "cli/Commands.h"
+#include "cli/Interrupt.h"
+#include "core/providers/ChatClient.h"
+#include "core/providers/Resolve.h"
+#include "core/refine/Engine.h"
+#include "core/refine/Feedback.h"
+#include "core/refine/ResultJson.h"
+#include "core/testing/Discovery.h"
+#include "support/Cancellation.h"
+#include "support/Log.h"
+
+namespace greenlight::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace core::refine;
+
+const char kGenerateUsage[] =
+    "usage: greenlight generate PATH:LINE [options]\n"
+    "\n"
+    "Writes the code a comment (or a stub) at LINE asks for with the configured LLM, runs the\n"
+    "tests near it in the sandbox, feeds failures back for up to --rounds rounds, and prints the\n"
+    "first candidate that passes every test.\n"
+    "  --apply              write the passing code into PATH (atomically; refuses when PATH\n"
+    "                       changed on disk meanwhile)\n"
+    "  --diff               print a unified diff instead of the code\n"
+    "  --json               print one JSON object (status, target, code, edit, rounds, summary)\n"
+    "  --rounds N           refine rounds (default: refine.maxRounds, 3)\n"
+    "  --candidates N       completions asked in round 1 (default: refine.candidates, 1)\n"
+    "  --timeout S          the whole loop, in seconds (default: refine.timeoutSeconds, 300)\n"
+    "  --allow-unverified   with --apply: also write code that no test could check\n"
+    "  --provider P, --model M, --base-url URL   override the provider settings\n"
+    "  --log-level L        trace, debug, info, warn (default), error\n"
+    "exit: 0 passed, 1 no candidate passed (nothing written), 2 usage or configuration error,\n"
+    "      3 no tests found (code printed unverified), 130 interrupted\n";
+
+int usage(const std::string& message) {
+  std::fprintf(stderr, "greenlight generate: %s\n\n%s", message.c_str(), kGenerateUsage);
+  return 2;
+}
+
+std::optional<int> positiveInt(const std::string& v, int max) {
+  char* end = nullptr;
+  errno = 0;
+  long n = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || errno != 0 || n < 1 || n > max) return std::nullopt;
+  return static_cast<int>(n);
+}
+
+std::optional<std::string> readWhole(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return s.str();
+}
+
+// Writes `text` over `path` through a temporary file in the same directory and rename(2), so a
+// reader sees the old file or the new one, never half of it. Refuses when the file no longer
+// holds `expected` (it changed on disk since it was read).
+bool writeAtomically(const std::string& path, const std::string& expected, const std::string& text, std::string* error) {
+  auto now = readWhole(path);
+  if (!now || *now != expected) {
+    *error = path + " changed on disk while the code was being generated; nothing was written (run generate again)";
+    return false;
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    *error = "stat " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  std::string tmpl = (fs::path(path).parent_path() / ("." + fs::path(path).filename().string() + ".greenlight-XXXXXX")).string();
+  int fd = ::mkstemp(tmpl.data());
+  if (fd < 0) {
+    *error = "mkstemp " + tmpl + ": " + std::strerror(errno);
+    return false;
+  }
+  bool ok = true;
+  std::size_t done = 0;
+  while (ok && done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      *error = "write " + tmpl + ": " + std::strerror(errno);
+      ok = false;
+    } else {
+      done += static_cast<std::size_t>(n);
+    }
+  }
+  if (ok && ::fchmod(fd, st.st_mode & 07777) != 0) {
+    *error = "fchmod " + tmpl + ": " + std::strerror(errno);
+    ok = false;
+  }
+  if (ok && ::fsync(fd) != 0) {
+    *error = "fsync " + tmpl + ": " + std::strerror(errno);
+    ok = false;
+  }
+  ::close(fd);
+  if (ok && ::rename(tmpl.c_str(), path.c_str()) != 0) {
+    *error = "rename " + tmpl + " -> " + path + ": " + std::strerror(errno);
+    ok = false;
+  }
+  if (!ok) ::unlink(tmpl.c_str());
+  return ok;
+}
+
+// The live status line on a terminal; plain lines otherwise.
+class ProgressPrinter {
+ public:
+  explicit ProgressPrinter(bool quiet) : quiet_(quiet), tty_(::isatty(2) == 1) {}
+  void onEvent(const RefineEvent& e) {
+    if (quiet_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (e.phase == Phase::Scored) {
+      clearLine();
+      std::fprintf(stderr, "%s\n", e.message.c_str());
+      return;
+    }
+    if (!tty_) return;
+    static const char* kSpin[] = {"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"};
+    clearLine();
+    std::fprintf(stderr, "%s %s", kSpin[spin_++ % 10], e.message.c_str());
+    std::fflush(stderr);
+    live_ = true;
+  }
+  void finish() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    clearLine();
+  }
+
+ private:
+  void clearLine() {
+    if (live_) std::fputs("\r\033[K", stderr);
+    live_ = false;
+  }
+  bool quiet_, tty_;
+  bool live_ = false;
+  unsigned spin_ = 0;
+  std::mutex mutex_;
+};
+
+}  // namespace
+
+int generateCommand(const Args& args) {
+  std::string target;
+  bool apply = false, diff = false, json = false, allowUnverified = false;
+  int rounds = 0, candidates = 0;
+  double timeout = 0;
+  nlohmann::json overrides = nlohmann::json::object();
+  std::map<std::string, std::string> flagOrigin;
+  support::setLogLevel(support::LogLevel::Warn);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> std::optional<std::string> {
+      if (i + 1 >= args.size()) return std::nullopt;
+      return args[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::fputs(kGenerateUsage, stdout);
+      return 0;
+    } else if (a == "--apply") {
+      apply = true;
+    } else if (a == "--diff") {
+      diff = true;
+    } else if (a == "--json") {
+      json = true;
+    } else if (a == "--allow-unverified") {
+      allowUnverified = true;
+    } else if (a == "--rounds" || a == "--candidates" || a == "--timeout" || a == "--provider" || a == "--model" ||
+               a == "--base-url" || a == "--log-level") {
+      auto v = value();
+      if (!v) return usage(a + " needs a value");
+      if (a == "--rounds") {
+        auto n = positiveInt(*v, 10);
+        if (!n) return usage("--rounds needs a number from 1 to 10");
+        rounds = *n;
+      } else if (a == "--candidates") {
+        auto n = positiveInt(*v, 8);
+        if (!n) return usage("--candidates needs a number from 1 to 8");
+        candidates = *n;
+      } else if (a == "--timeout") {
+        char* end = nullptr;
+        timeout = std::strtod(v->c_str(), &end);
+        if (end == v->c_str() || *end != '\0' || !(timeout > 0) || timeout > 86400)
+          return usage("--timeout needs a positive number of seconds");
+      } else if (a == "--provider") {
+        if (*v != "auto" && *v != "openai" && *v != "anthropic") return usage("unknown provider '" + *v + "' (auto, openai, anthropic)");
+        overrides["provider"] = *v;
+        flagOrigin["provider"] = "--provider";
+      } else if (a == "--model") {
+        overrides["model"] = *v;
+        flagOrigin["model"] = "--model";
+      } else if (a == "--base-url") {
+        overrides["baseUrl"] = *v;
+        flagOrigin["baseUrl"] = "--base-url";
+      } else {
+        auto level = support::parseLogLevel(*v);
+        if (!level) return usage("unknown log level '" + *v + "'");
+        support::setLogLevel(*level);
+      }
+    } else if (!a.empty() && a[0] == '-') {
+      return usage("unknown option " + a);
+    } else if (target.empty()) {
+      target = a;
+    } else {
+      return usage("unexpected argument '" + a + "' (one PATH:LINE only)");
+    }
+  }
+  if (target.empty()) return usage("missing PATH:LINE");
+  if (apply && diff) return usage("--apply and --diff exclude each other");
+  auto colon = target.rfind(':');
+  if (colon == std::string::npos || colon + 1 >= target.size() ||
+      target.find_first_not_of("0123456789", colon + 1) != std::string::npos)
+    return usage("expected PATH:LINE (the line of the comment or stub), got '" + target + "'");
+  auto line = positiveInt(target.substr(colon + 1), 100000000);
+  if (!line) return usage("line must be a positive number in '" + target + "'");
+  std::error_code ec;
+  std::string path = target.substr(0, colon);
+  if (!fs::is_regular_file(path, ec)) {
+    std::fprintf(stderr, "greenlight generate: %s: no such file\n", path.c_str());
+    return 2;
+  }
+  path = fs::absolute(path, ec).lexically_normal().string();
+  auto original = readWhole(path);
+  if (!original) {
+    std::fprintf(stderr, "greenlight generate: %s: cannot read the file\n", path.c_str());
+    return 2;
+  }
+
+  const std::string root = core::testing::findWorkspaceRoot(path);
+  std::string error;
+  auto config = core::providers::configForCommandLine(root, overrides, flagOrigin, &error);
+  if (!config) {
+    std::fprintf(stderr, "greenlight generate: configuration error: %s\n", error.c_str());
+    return 2;
+  }
+  // The target first: a wrong LINE is an error whether or not a model is configured.
+  auto language = core::testing::languageForPath(path);
+  if (!language || *language == core::testing::Language::Command) {
+    std::fprintf(stderr, "greenlight generate: %s: generate supports Python (.py), JavaScript (.js, .mjs, .cjs) and C++ files\n",
+                 path.c_str());
+    return 2;
+  }
+  if (auto lookup = findTarget(*original, *line, *language); !lookup.target) {
+    std::fprintf(stderr, "greenlight generate: %s:%d: %s\n", path.c_str(), *line, lookup.error.c_str());
+    return 2;
+  }
+  auto resolved = core::providers::resolveProvider(*config);
+  if (!resolved.found || !resolved.problem.empty()) {
+    std::fprintf(stderr, "greenlight generate: %s\n", resolved.found ? resolved.problem.c_str() : "no LLM provider is configured");
+    std::fprintf(stderr,
+                 "  set one up, for example:\n"
+                 "    export OPENAI_API_KEY=...        (OpenAI; or ANTHROPIC_API_KEY=... for Anthropic)\n"
+                 "    export GREENLIGHT_BASE_URL=http://127.0.0.1:11434/v1   (Ollama, llama.cpp, vLLM: any OpenAI-compatible server)\n"
+                 "    or \"provider\"/\"baseUrl\"/\"model\" in %s/.greenlight.json\n",
+                 root.c_str());
+    if (!resolved.hint.empty()) std::fprintf(stderr, "  hint: %s\n", resolved.hint.c_str());
+    for (const auto& t : resolved.tried) std::fprintf(stderr, "  tried %s\n", t.c_str());
+    return 2;
+  }
+  GL_LOG(Info, "generate: " << resolved.endpoint.name << " " << resolved.endpoint.model << " at " << resolved.endpoint.baseUrl);
+
+  RefineRequest request;
+  request.path = path;
+  request.text = *original;
+  request.line = *line;
+  request.workspaceRoot = root;
+  request.config = *config;
+  request.maxRounds = rounds;
+  request.candidates = candidates;
+  request.timeoutSeconds = timeout;
+
+  Interrupts interrupts;
+  support::CancellationSource cancel, finished;
+  ProgressPrinter progress(json && ::isatty(2) != 1);
+  RefineResult result;
+  {
+    core::providers::ChatClient client;
+    ProviderModel model(client, resolved.endpoint);
+    core::testing::TestService::Options options;
+    options.workers = 1;
+    core::testing::TestService service(options);
+    RefineEngine engine(model, service);
+    std::thread worker([&] {
+      result = engine.run(request, [&](const RefineEvent& e) { progress.onEvent(e); }, cancel.token());
+      finished.cancel();
+    });
+    waitUnlessInterrupted(finished.token().fd(), interrupts, [](void* c) { static_cast<support::CancellationSource*>(c)->cancel(); },
+                          &cancel);
+    worker.join();
+  }
+  progress.finish();
+
+  bool applied = false;
+  int exitCode = 1;
+  const std::string rel = relativePath(path, fs::current_path(ec).string());
+  if (result.status == "passed" || (result.status == "unverified" && allowUnverified)) {
+    if (apply && result.edit) {
+      std::string why;
+      if (writeAtomically(path, *original, result.newText, &why)) {
+        applied = true;
+      } else {
+        std::fprintf(stderr, "greenlight generate: %s\n", why.c_str());
+        if (json) std::cout << refineResultToJson(result, false).dump() << std::endl;
+        return 1;
+      }
+    }
+  }
+  if (json) {
+    std::cout << refineResultToJson(result, applied).dump() << std::endl;
+  } else if (!result.code.empty() && (result.status == "passed" || result.status == "unverified")) {
+    if (diff) std::cout << unifiedDiff(*original, result.newText, rel);
+    else std::cout << result.code << (result.code.back() == '\n' ? "" : "\n");
+    std::cout << std::flush;
+  }
+  if (result.status == "passed") {
+    if (!json) {
+      std::string note = applied ? "; written to " + rel : apply ? "" : "; not written (--apply writes it)";
+      std::fprintf(stderr, "greenlight generate: %s%s\n", resultHeadline(result).c_str(), note.c_str());
+    }
+    exitCode = 0;
+  } else if (result.status == "unverified") {
+    if (!json) {
+      std::fprintf(stderr, "greenlight generate: no tests found near %s and no example in the comment: the code is unverified%s\n",
+                   rel.c_str(), applied ? "; written (--allow-unverified)" : "; nothing written (--apply --allow-unverified writes it)");
+    }
+    exitCode = 3;
+  } else if (result.status == "cancelled") {
+    if (!json) std::fprintf(stderr, "greenlight generate: interrupted; nothing written\n");
+    exitCode = 130;
+  } else if (result.usageError) {
+    if (!json) std::fprintf(stderr, "greenlight generate: %s\n", result.error.c_str());
+    exitCode = 2;
+  } else if (result.status == "failed") {
+    if (!json) {
+      std::fprintf(stderr, "greenlight generate: no candidate passed in %zu round%s: %s; see --json for the failures; nothing written\n",
+                   result.rounds.size(), result.rounds.size() == 1 ? "" : "s", result.error.c_str());
+    }
+    exitCode = 1;
+  } else {
+    if (!json) std::fprintf(stderr, "greenlight generate: %s\n", result.error.c_str());
+    exitCode = 1;
+  }
+  return exitCode;
+}
+
+}  // namespace greenlight::cli

@@ -1,0 +1,287 @@
+#include "core/refine/Feedback.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+#include "core/providers/Redact.h"
+
+namespace greenlight::core::refine {
+
+namespace fs = std::filesystem;
+using testing::FailureKind;
+using testing::RunResult;
+using testing::TestResult;
+using testing::TestStatus;
+
+namespace {
+
+std::vector<std::string> splitLines(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t nl = text.find('\n', start);
+    if (nl == std::string_view::npos) {
+      if (start < text.size()) out.emplace_back(text.substr(start));
+      break;
+    }
+    out.emplace_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return out;
+}
+
+std::string lineOf(const FeedbackContext& ctx, const std::string& file, int line) {
+  auto it = ctx.texts.find(file);
+  std::string text;
+  if (it != ctx.texts.end()) {
+    text = it->second;
+  } else {
+    return "";
+  }
+  int n = 1;
+  std::size_t start = 0;
+  while (n < line) {
+    std::size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) return "";
+    start = nl + 1;
+    ++n;
+  }
+  std::size_t end = text.find('\n', start);
+  std::string l = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  while (!l.empty() && (l.back() == '\r' || l.back() == ' ' || l.back() == '\t')) l.pop_back();
+  std::size_t a = l.find_first_not_of(" \t");
+  return a == std::string::npos ? "" : l.substr(a);
+}
+
+std::string statusWord(const TestResult& t) {
+  switch (t.status) {
+    case TestStatus::Failed: return "FAILED";
+    case TestStatus::Error: return t.kind == FailureKind::Compile ? "DOES NOT COMPILE" : "ERROR";
+    case TestStatus::Timeout: return "TIMEOUT";
+    case TestStatus::Skipped: return "SKIPPED";
+    case TestStatus::Passed: return "PASSED";
+  }
+  return "FAILED";
+}
+
+bool isTestFile(const RunResult& result, const std::string& file) {
+  return file != result.file && std::find(result.files.begin(), result.files.end(), file) != result.files.end();
+}
+
+}  // namespace
+
+std::string relativePath(const std::string& path, const std::string& root) {
+  if (root.empty() || path.empty() || path[0] != '/') return path;
+  std::string r = root;
+  if (r.size() > 1 && r.back() == '/') r.pop_back();
+  if (path.size() > r.size() && path.compare(0, r.size(), r) == 0 && path[r.size()] == '/') return path.substr(r.size() + 1);
+  return path;
+}
+
+std::string sanitizeText(std::string_view text, const FeedbackContext& ctx, bool dropTimings) {
+  std::string s(text);
+  // Staging and sandbox paths first, then the workspace root.
+  static const std::regex kStaging(R"((/dev/shm|/tmp)/greenlight-(run|out)-[A-Za-z0-9]+(/src)?/?)");
+  s = std::regex_replace(s, kStaging, "");
+  static const std::regex kSandboxSrc(R"(/work/src/)");
+  s = std::regex_replace(s, kSandboxSrc, "");
+  if (!ctx.workspaceRoot.empty() && ctx.workspaceRoot != "/") {
+    std::string root = ctx.workspaceRoot;
+    if (root.back() != '/') root += '/';
+    for (std::size_t pos = 0; (pos = s.find(root, pos)) != std::string::npos;) s.erase(pos, root.size());
+  }
+  static const std::regex kObjectAt(R"( (object )?at 0x[0-9a-fA-F]+>)");
+  s = std::regex_replace(s, kObjectAt, ">");
+  static const std::regex kAddress(R"(\b0x[0-9a-fA-F]{6,}\b)");
+  s = std::regex_replace(s, kAddress, "0x…");
+  if (dropTimings) {
+    static const std::regex kTiming(R"(\b\d+(\.\d+)?\s?(ms|µs|us|ns|s|sec|secs|seconds)\b)");
+    s = std::regex_replace(s, kTiming, "…s");
+  }
+  return providers::redactSecrets(s, ctx.secrets);
+}
+
+std::string boundHeadTail(std::string_view text, std::size_t maxLines, std::size_t maxBytes) {
+  auto lines = splitLines(text);
+  bool trailingNewline = !text.empty() && text.back() == '\n';
+  std::size_t bytes = text.size();
+  if (lines.size() <= maxLines && bytes <= maxBytes) return std::string(text);
+  // Keep two thirds at the head, one third at the tail, within both limits.
+  std::size_t keep = std::min(maxLines, lines.size());
+  if (keep < 2) keep = 2;
+  std::size_t head = (keep * 2) / 3, tail = keep - head - (keep > 2 ? 1 : 0);
+  auto size = [&](std::size_t h, std::size_t t) {
+    std::size_t b = 0;
+    for (std::size_t i = 0; i < h; ++i) b += lines[i].size() + 1;
+    for (std::size_t i = lines.size() - t; i < lines.size(); ++i) b += lines[i].size() + 1;
+    return b;
+  };
+  while ((head > 1 || tail > 1) && size(head, tail) + 40 > maxBytes) {
+    if (head >= tail * 2 && head > 1) --head;
+    else if (tail > 1) --tail;
+    else --head;
+  }
+  std::string out;
+  for (std::size_t i = 0; i < head; ++i) out += lines[i].substr(0, maxBytes / 2) + "\n";
+  out += "… " + std::to_string(lines.size() - head - tail) + " lines cut …\n";
+  for (std::size_t i = lines.size() - tail; i < lines.size(); ++i) out += lines[i].substr(0, maxBytes / 2) + "\n";
+  if (!trailingNewline && !out.empty()) out.pop_back();
+  return out;
+}
+
+std::string verdictInWords(const RunResult& result, const FeedbackContext& ctx) {
+  if (!result.verdict) return "";
+  const auto& v = *result.verdict;
+  std::ostringstream out;
+  auto seconds = [](double s) {
+    std::ostringstream o;
+    o << s;
+    return o.str();
+  };
+  switch (v.status) {
+    case sandbox::Status::Timeout: out << "timed out after " << seconds(ctx.timeLimitSeconds) << " s"; break;
+    case sandbox::Status::CpuLimit: out << "used more than " << seconds(ctx.timeLimitSeconds) << " s of CPU time"; break;
+    case sandbox::Status::MemoryLimit: out << "exceeded the memory limit of " << ctx.memoryLimitMB << " MB"; break;
+    case sandbox::Status::OutputLimit: out << "printed more than the output limit of " << ctx.outputLimitKB << " KB"; break;
+    case sandbox::Status::ProcessLimit: out << "started more processes than the limit of " << ctx.processes; break;
+    case sandbox::Status::FileSizeLimit: out << "wrote a file larger than the sandbox allows"; break;
+    case sandbox::Status::SyscallViolation:
+      out << "the sandbox refused the system call " << (v.syscall.empty() ? std::string("(unknown)") : v.syscall)
+          << " (tests run without network, debugging or privileged system calls)";
+      break;
+    case sandbox::Status::Signaled:
+      out << "the test process was killed by signal " << v.signal;
+      break;
+    default: return "";
+  }
+  return out.str();
+}
+
+std::string shapeFeedback(const RunResult& result, const FeedbackContext& ctx) {
+  std::ostringstream out;
+  const auto& s = result.summary;
+  const int total = s.passed + s.failed + s.errors;
+  const bool compileFailed = std::any_of(result.compilerMessages.begin(), result.compilerMessages.end(),
+                                         [](const testing::CompilerMessage& m) { return m.severity == "error" || m.severity == "fatal error"; });
+  if (!result.error.empty()) {
+    out << "The tests could not be run: " << sanitizeText(result.error, ctx, false) << "\n";
+    return boundHeadTail(out.str(), ctx.limits.maxLines, ctx.limits.maxBytes);
+  }
+  if (s.failed + s.errors == 0 && !compileFailed && total > 0) return "";
+  if (total == 0 && !compileFailed) {
+    out << "No test ran";
+    std::string verdict = verdictInWords(result, ctx);
+    if (!verdict.empty()) out << ": the run " << verdict;
+    out << ".\n";
+  } else {
+    out << s.passed << " of " << total << " tests passed";
+    if (s.failed) out << ", " << s.failed << " failed";
+    if (s.errors) out << ", " << s.errors << (s.errors == 1 ? " error" : " errors");
+    out << ".\n";
+  }
+  if (compileFailed) {
+    out << "\nThe code does not compile:\n";
+    std::size_t shown = 0, errors = 0;
+    for (const auto& m : result.compilerMessages) {
+      if (m.severity != "error" && m.severity != "fatal error") continue;
+      ++errors;
+      if (shown >= ctx.limits.compilerMessages) continue;
+      ++shown;
+      out << "  " << relativePath(m.file, ctx.workspaceRoot) << ":" << m.line << ": " << m.severity << ": "
+          << sanitizeText(m.message, ctx, false) << "\n";
+      std::string src = lineOf(ctx, m.file, m.line);
+      if (!src.empty()) out << "      " << m.line << " | " << src << "\n";
+    }
+    if (errors > shown) out << "  (" << errors - shown << " more errors)\n";
+  }
+  for (const auto& t : result.tests) {
+    if (t.status == TestStatus::Passed || t.status == TestStatus::Skipped) continue;
+    out << "\n" << statusWord(t) << " " << t.name;
+    if (!t.file.empty() && t.line > 0) out << " (" << relativePath(t.file, ctx.workspaceRoot) << ":" << t.line << ")";
+    out << "\n";
+    // The failing line of the test: the deepest frame in a test file.
+    const testing::Frame* testFrame = nullptr;
+    for (const auto& f : t.frames) {
+      if (isTestFile(result, f.file) || f.file == t.file) testFrame = &f;
+    }
+    if (testFrame && testFrame->line > 0) {
+      std::string src = lineOf(ctx, testFrame->file, testFrame->line);
+      out << "  at " << relativePath(testFrame->file, ctx.workspaceRoot) << ":" << testFrame->line;
+      if (!src.empty()) out << ": " << src;
+      out << "\n";
+    }
+    if (t.status == TestStatus::Timeout) {
+      out << "  " << (verdictInWords(result, ctx).empty() ? "timed out" : verdictInWords(result, ctx))
+          << " (the test did not finish)\n";
+    } else if (!t.message.empty()) {
+      out << "  " << sanitizeText(t.message, ctx, false) << "\n";
+    }
+    if (t.kind == FailureKind::SandboxViolation || t.kind == FailureKind::MemoryLimit) {
+      std::string verdict = verdictInWords(result, ctx);
+      if (!verdict.empty() && t.message.find(verdict) == std::string::npos) out << "  the run " << verdict << "\n";
+    }
+    if (t.origin) {
+      const auto& o = *t.origin;
+      out << "  " << o.function << (o.kind == "raise" ? " raised" : " returned") << " at "
+          << relativePath(o.file, ctx.workspaceRoot) << ":" << o.line;
+      if (!o.value.empty() && o.kind != "raise") out << " the value " << sanitizeText(o.value, ctx, false);
+      if (!o.locals.empty()) {
+        out << " with ";
+        for (std::size_t i = 0; i < o.locals.size(); ++i) {
+          out << (i ? ", " : "") << o.locals[i].first << "=" << sanitizeText(o.locals[i].second, ctx, false);
+        }
+      }
+      out << "\n";
+      std::string src = lineOf(ctx, o.file, o.line);
+      if (!src.empty()) out << "      " << o.line << " | " << src << "\n";
+    }
+    // The last frames in the user's code (not the test files), innermost last.
+    std::vector<const testing::Frame*> user;
+    for (const auto& f : t.frames) {
+      if (f.line <= 0 || &f == testFrame || isTestFile(result, f.file)) continue;
+      if (!ctx.workspaceRoot.empty() && f.file.rfind(ctx.workspaceRoot, 0) != 0 && f.file != result.file) continue;
+      user.push_back(&f);
+    }
+    if (!user.empty() && !(t.origin && user.size() == 1 && user.back()->line == t.origin->line)) {
+      out << "  in your code (most recent call last):\n";
+      std::size_t from = user.size() > 3 ? user.size() - 3 : 0;
+      for (std::size_t i = from; i < user.size(); ++i) {
+        const auto& f = *user[i];
+        out << "    " << relativePath(f.file, ctx.workspaceRoot) << ":" << f.line;
+        if (!f.function.empty()) out << " in " << f.function;
+        std::string src = lineOf(ctx, f.file, f.line);
+        if (!src.empty()) out << ": " << src;
+        out << "\n";
+      }
+    }
+    std::string output = sanitizeText(t.output, ctx, true);
+    while (!output.empty() && (output.back() == '\n' || output.back() == ' ')) output.pop_back();
+    if (!output.empty()) {
+      out << "  output:\n";
+      for (const auto& l : splitLines(boundHeadTail(output, ctx.limits.outputLines, 2000))) out << "    " << l << "\n";
+    }
+  }
+  // Output outside any test (a crash before the first test, an import error's noise).
+  if (result.tests.empty() && !compileFailed) {
+    std::string rest = sanitizeText(result.stderrText.empty() ? result.stdoutText : result.stderrText, ctx, true);
+    while (!rest.empty() && (rest.back() == '\n' || rest.back() == ' ')) rest.pop_back();
+    if (!rest.empty()) {
+      out << "\noutput:\n";
+      for (const auto& l : splitLines(boundHeadTail(rest, ctx.limits.outputLines * 2, 4000))) out << "  " << l << "\n";
+    }
+  }
+  std::vector<std::string> passed;
+  for (const auto& t : result.tests) {
+    if (t.status == TestStatus::Passed) passed.push_back(t.name);
+  }
+  if (!passed.empty() && passed.size() <= 20) {
+    out << "\nPassed: ";
+    for (std::size_t i = 0; i < passed.size(); ++i) out << (i ? ", " : "") << passed[i];
+    out << "\n";
+  }
+  return boundHeadTail(out.str(), ctx.limits.maxLines, ctx.limits.maxBytes);
+}
+
+}  // namespace greenlight::core::refine

@@ -1,0 +1,127 @@
+#include "core/refine/ResultJson.h"
+
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+namespace greenlight::core::refine {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+double ms(double v) { return std::round(v * 10.0) / 10.0; }
+
+std::vector<std::string> splitLines(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t nl = text.find('\n', start);
+    if (nl == std::string_view::npos) {
+      out.emplace_back(text.substr(start));
+      break;
+    }
+    out.emplace_back(text.substr(start, nl - start + 1));
+    start = nl + 1;
+  }
+  return out;
+}
+
+std::string range(std::size_t start, std::size_t count) {
+  // Unified diff ranges: "start,count", start 1-based (0 when count is 0, per GNU diff).
+  std::ostringstream o;
+  o << (count == 0 ? start : start + 1);
+  if (count != 1) o << "," << count;
+  return o.str();
+}
+
+}  // namespace
+
+std::string resultHeadline(const RefineResult& r) {
+  std::string name = r.target && !r.target->name.empty() ? r.target->name : "code";
+  std::ostringstream o;
+  int rounds = static_cast<int>(r.rounds.size());
+  int total = r.testsPassed + r.testsFailed;
+  if (r.status == "passed") {
+    if (rounds == 0) o << name << ": " << total << "/" << total << " tests already pass";
+    else o << name << ": " << r.testsPassed << "/" << total << " tests passed in " << rounds << (rounds == 1 ? " round" : " rounds");
+  } else if (r.status == "unverified") {
+    o << name << ": generated, unverified (no tests found)";
+  } else if (r.status == "failed") {
+    o << name << ": no candidate passed";
+    if (total > 0) o << " (best " << r.testsPassed << "/" << total << ")";
+  } else if (r.status == "cancelled") {
+    o << name << ": cancelled";
+  } else {
+    o << name << ": " << (r.error.empty() ? "error" : r.error);
+  }
+  return o.str();
+}
+
+ordered_json refineResultToJson(const RefineResult& r, bool applied) {
+  ordered_json j;
+  j["status"] = r.status;
+  j["file"] = r.file;
+  if (r.target) {
+    const Target& t = *r.target;
+    int line = t.commentFirst > 0 ? std::min(t.commentFirst, t.kind == TargetKind::Stub ? t.first : t.commentFirst) : t.first;
+    int end = t.kind == TargetKind::Stub ? t.last : t.commentLast;
+    j["target"] = {{"name", t.name}, {"line", line}, {"end_line", end}, {"kind", std::string(targetKindName(t.kind))}};
+  } else {
+    j["target"] = nullptr;
+  }
+  j["code"] = r.code;
+  j["applied"] = applied;
+  if (r.edit) {
+    j["edit"] = {{"file", r.file},          {"line", r.edit->line},         {"column", r.edit->column},
+                 {"end_line", r.edit->endLine}, {"end_column", r.edit->endColumn}, {"new_text", r.edit->newText}};
+  } else {
+    j["edit"] = nullptr;
+  }
+  ordered_json rounds = ordered_json::array();
+  for (const auto& round : r.rounds) {
+    ordered_json cands = ordered_json::array();
+    for (const auto& c : round.candidates) {
+      cands.push_back({{"status", c.status}, {"passed", c.passed}, {"failed", c.failed}, {"errors", c.errors}, {"feedback", c.feedback}});
+    }
+    rounds.push_back({{"round", round.round}, {"model_ms", ms(round.modelMs)}, {"tests_ms", ms(round.testsMs)}, {"candidates", cands}});
+  }
+  j["rounds"] = rounds;
+  j["summary"] = {{"rounds", static_cast<int>(r.rounds.size())},
+                  {"passed", r.testsPassed},
+                  {"failed", r.testsFailed},
+                  {"model_ms", ms(r.modelMs)},
+                  {"tests_ms", ms(r.testsMs)},
+                  {"prompt_tokens", r.promptTokens},
+                  {"completion_tokens", r.completionTokens}};
+  j["error"] = r.error.empty() ? ordered_json(nullptr) : ordered_json(r.error);
+  return j;
+}
+
+std::string unifiedDiff(std::string_view before, std::string_view after, const std::string& path) {
+  if (before == after) return "";
+  auto a = splitLines(before), b = splitLines(after);
+  // One contiguous change (what a splice makes): common prefix and suffix, one hunk.
+  std::size_t prefix = 0;
+  while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) ++prefix;
+  std::size_t suffix = 0;
+  while (suffix < a.size() - prefix && suffix < b.size() - prefix && a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix]) ++suffix;
+  const std::size_t context = 3;
+  std::size_t from = prefix > context ? prefix - context : 0;
+  std::size_t aEnd = std::min(a.size(), a.size() - suffix + context);
+  std::size_t bEnd = std::min(b.size(), b.size() - suffix + context);
+  std::ostringstream o;
+  o << "--- a/" << path << "\n+++ b/" << path << "\n";
+  o << "@@ -" << range(from, aEnd - from) << " +" << range(from, bEnd - from) << " @@\n";
+  auto emit = [&](char mark, const std::string& line) {
+    o << mark << line;
+    if (line.empty() || line.back() != '\n') o << "\n\\ No newline at end of file\n";
+  };
+  for (std::size_t i = from; i < prefix; ++i) emit(' ', a[i]);
+  for (std::size_t i = prefix; i < a.size() - suffix; ++i) emit('-', a[i]);
+  for (std::size_t i = prefix; i < b.size() - suffix; ++i) emit('+', b[i]);
+  for (std::size_t i = a.size() - suffix; i < aEnd; ++i) emit(' ', a[i]);
+  return o.str();
+}
+
+}  // namespace greenlight::core::refine

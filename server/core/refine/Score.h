@@ -1,0 +1,28 @@
+// Best-of-N (DESIGN.md "Rounds and candidates"): a candidate that passes every test beats all
+// others; else more tests passed, then fewer errors (crashes, timeouts, compile failures count as
+// errors), then shorter code. Candidates that were never run (rejected, no code) rank last.
+//
+// Thread-safety: plain values and pure functions.
+#pragma once
+
+#include <cstddef>
+
+namespace greenlight::core::refine {
+
+struct Score {
+  bool ran = false;          // the tests were run on it
+  bool allPassed = false;    // ran, at least one test, none failed or errored
+  int passed = 0, failed = 0, errors = 0;
+  std::size_t length = 0;    // bytes of code
+};
+
+// True when `a` is strictly better than `b`.
+inline bool better(const Score& a, const Score& b) {
+  if (a.ran != b.ran) return a.ran;
+  if (a.allPassed != b.allPassed) return a.allPassed;
+  if (a.passed != b.passed) return a.passed > b.passed;
+  if (a.errors != b.errors) return a.errors < b.errors;
+  return a.length < b.length;
+}
+
+}  // namespace greenlight::core::refine

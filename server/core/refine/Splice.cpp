@@ -1,0 +1,224 @@
+#include "core/refine/Splice.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+#include <vector>
+
+#include "core/refine/Definitions.h"
+#include "core/refine/SourceScan.h"
+#include "core/testing/Discovery.h"
+
+namespace greenlight::core::refine {
+
+using testing::Language;
+
+namespace {
+
+std::vector<std::string> splitKeepEmpty(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    std::size_t nl = text.find('\n', start);
+    std::string line(text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start));
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    out.push_back(std::move(line));
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+  return out;
+}
+
+std::string trimmed(const std::string& s) {
+  std::size_t a = s.find_first_not_of(" \t");
+  if (a == std::string::npos) return "";
+  std::size_t b = s.find_last_not_of(" \t");
+  return s.substr(a, b - a + 1);
+}
+
+bool blankLine(const std::string& s) { return trimmed(s).empty(); }
+
+int widthOf(const std::string& s) {
+  int w = 0;
+  for (char c : s) {
+    if (c == ' ') ++w;
+    else if (c == '\t') w += 8 - w % 8;
+    else break;
+  }
+  return w;
+}
+
+std::string dropWidth(const std::string& s, int width) {
+  int w = 0;
+  std::size_t k = 0;
+  while (k < s.size() && w < width && (s[k] == ' ' || s[k] == '\t')) {
+    w += s[k] == ' ' ? 1 : 8 - w % 8;
+    ++k;
+  }
+  return s.substr(k);
+}
+
+// The 1-based line and column of a byte offset.
+std::pair<int, int> lineColumn(std::string_view text, std::size_t offset) {
+  int line = 1;
+  std::size_t lineStart = 0;
+  for (std::size_t k = 0; k < offset && k < text.size(); ++k) {
+    if (text[k] == '\n') {
+      ++line;
+      lineStart = k + 1;
+    }
+  }
+  return {line, static_cast<int>(offset - lineStart) + 1};
+}
+
+// Byte offset of the start of 1-based `line` (text.size() past the end).
+std::size_t lineStartOffset(std::string_view text, int line) {
+  std::size_t pos = 0;
+  for (int l = 1; l < line; ++l) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) return text.size();
+    pos = nl + 1;
+  }
+  return pos;
+}
+
+// Offset of the end of 1-based `line`'s content (before its '\n' / "\r\n").
+std::size_t lineEndOffset(std::string_view text, int line) {
+  std::size_t start = lineStartOffset(text, line);
+  std::size_t nl = text.find('\n', start);
+  if (nl == std::string_view::npos) return text.size();
+  return nl > start && text[nl - 1] == '\r' ? nl - 1 : nl;
+}
+
+}  // namespace
+
+std::string normalizeCandidate(std::string_view code, const Target& target) {
+  std::vector<std::string> lines = splitKeepEmpty(code);
+  while (!lines.empty() && blankLine(lines.front())) lines.erase(lines.begin());
+  while (!lines.empty() && blankLine(lines.back())) lines.pop_back();
+  // An echoed copy of the comment (models often repeat it) would duplicate it above the code.
+  if (!target.commentText.empty()) {
+    std::vector<std::string> comment = splitKeepEmpty(target.commentText);
+    while (!comment.empty() && blankLine(comment.back())) comment.pop_back();
+    if (!comment.empty() && lines.size() > comment.size()) {
+      bool same = true;
+      for (std::size_t i = 0; i < comment.size() && same; ++i) same = trimmed(lines[i]) == trimmed(comment[i]);
+      if (same) {
+        lines.erase(lines.begin(), lines.begin() + static_cast<long>(comment.size()));
+        while (!lines.empty() && blankLine(lines.front())) lines.erase(lines.begin());
+      }
+    }
+  }
+  // Re-indent: the common indentation of the candidate becomes the target's. Lines that
+  // continue a multi-line string keep their own text (their indentation is content).
+  ScannedSource scan([&] {
+    std::string joined;
+    for (const auto& l : lines) joined += l + "\n";
+    return joined;
+  }(), target.language);
+  int common = -1;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (blankLine(lines[i]) || scan.line(static_cast<int>(i) + 1).startsInString) continue;
+    int w = widthOf(lines[i]);
+    common = common < 0 ? w : std::min(common, w);
+  }
+  if (common < 0) common = 0;
+  std::string out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (i) out += '\n';
+    if (blankLine(lines[i])) continue;
+    if (scan.line(static_cast<int>(i) + 1).startsInString) {
+      out += lines[i];
+      continue;
+    }
+    out += target.indent + dropWidth(lines[i], common);
+  }
+  return out;
+}
+
+Spliced splice(std::string_view text, const Target& target, std::string_view code) {
+  Spliced out;
+  TextEdit& e = out.edit;
+  if (target.kind == TargetKind::Stub) {
+    e.begin = lineStartOffset(text, target.first);
+    e.end = lineEndOffset(text, target.last);
+    e.newText = std::string(code);
+  } else {
+    std::size_t at = lineStartOffset(text, target.first);
+    if (at >= text.size() && !text.empty() && text.back() != '\n') {
+      // The comment is the last line, without a newline: add one, then the code.
+      e.begin = e.end = text.size();
+      e.newText = "\n" + std::string(code) + "\n";
+    } else {
+      e.begin = e.end = at;
+      e.newText = std::string(code) + "\n";
+    }
+  }
+  auto [l1, c1] = lineColumn(text, e.begin);
+  auto [l2, c2] = lineColumn(text, e.end);
+  e.line = l1;
+  e.column = c1;
+  e.endLine = l2;
+  e.endColumn = c2;
+  out.text = std::string(text.substr(0, e.begin)) + e.newText + std::string(text.substr(e.end));
+  // Where the code landed.
+  std::size_t codeStart = e.begin + (e.newText.rfind('\n', 0) == 0 ? 1 : 0);
+  out.codeFirst = lineColumn(out.text, codeStart).first;
+  out.codeLast = out.codeFirst + static_cast<int>(std::count(code.begin(), code.end(), '\n'));
+  return out;
+}
+
+std::string firstDefinedName(std::string_view code, Language language) {
+  ScannedSource scan(code, language);
+  for (const auto& d : definitionsOf(scan)) {
+    if (!d.name.empty()) return d.name;
+  }
+  return "";
+}
+
+std::string rejectCandidate(std::string_view code, const Target& target) {
+  // Dedented, so that test definitions at any indentation are seen as the test scan sees them.
+  Target flat = target;
+  flat.indent.clear();
+  flat.commentText.clear();
+  std::string plain = normalizeCandidate(code, flat) + "\n";
+  auto tests = testing::listTests(plain, "candidate", target.language);
+  static const std::regex kPyTest(R"((^|\n)\s*(async\s+)?def\s+test\w*\s*\(|(^|\n)\s*class\s+Test\w*)");
+  static const std::regex kJsTest(R"(\b(test|it|describe)(\.only|\.skip)?\s*\()");
+  static const std::regex kCxxTest(R"(\b(TEST_CASE|SCENARIO|TEST|TEST_F)\s*\(|\bint\s+main\s*\()");
+  std::smatch m;
+  bool definesTests = !tests.empty();
+  if (target.language == Language::Python) definesTests = definesTests || std::regex_search(plain, m, kPyTest);
+  if (target.language == Language::JavaScript) {
+    ScannedSource scan(plain, target.language);
+    std::string masked = scan.masked(0, plain.size());
+    definesTests = definesTests || std::regex_search(masked, m, kJsTest);
+  }
+  if (target.language == Language::Cxx) {
+    ScannedSource scan(plain, target.language);
+    std::string masked = scan.masked(0, plain.size());
+    definesTests = definesTests || std::regex_search(masked, m, kCxxTest);
+  }
+  if (definesTests) {
+    std::string which = !tests.empty() ? " (" + tests.front().name + ")" : "";
+    return "the code defines tests or a test entry point" + which +
+           "; the tests are fixed and must not be redefined or changed: return only the code of the target";
+  }
+  if (!target.name.empty()) {
+    ScannedSource scan(plain, target.language);
+    bool defines = false;
+    for (const auto& d : definitionsOf(scan)) defines = defines || d.name == target.name;
+    if (!defines) {
+      std::string masked = scan.masked(0, plain.size());
+      // A definition the scanner cannot see (a lambda bound to the name, a macro): accept any
+      // assignment or declaration of the name.
+      std::string name = std::regex_replace(target.name, std::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\=!<>~&%])"), "\\$&");
+      std::regex bound("(^|[^\\w$])" + name + "\\s*(=|\\()");
+      defines = std::regex_search(masked, m, bound);
+    }
+    if (!defines) return "the code does not define " + target.name + "(); return its complete definition";
+  }
+  return "";
+}
+
+}  // namespace greenlight::core::refine
