@@ -66,7 +66,11 @@ void fromJson(const Json& j, TextEdit& out, const JsonPath& path) {
   requireObject(j, path);
   requiredField(j, "range", out.range, path);
   requiredField(j, "newText", out.newText, path);
+  optionalField(j, "annotationId", out.annotationId, path);
 }
-void to_json(Json& j, const TextEdit& e) { j = Json{{"range", e.range}, {"newText", e.newText}}; }
+void to_json(Json& j, const TextEdit& e) {
+  j = Json{{"range", e.range}, {"newText", e.newText}};
+  if (e.annotationId) j["annotationId"] = *e.annotationId;
+}
 
 }  // namespace greenlight::protocol

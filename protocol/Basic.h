@@ -78,6 +78,8 @@ void to_json(Json& j, const TextDocumentItem& t);
 struct TextEdit {
   Range range;
   std::string newText;
+  // Set: an AnnotatedTextEdit (LSP 3.16), pointing into WorkspaceEdit::changeAnnotations.
+  std::optional<std::string> annotationId;
   friend bool operator==(const TextEdit&, const TextEdit&) = default;
 };
 void fromJson(const Json& j, TextEdit& out, const JsonPath& path);

@@ -21,14 +21,21 @@ void fromJson(const Json& j, ClientCapabilities& out, const JsonPath& path) {
     optionalField(*general, "positionEncodings", out.positionEncodings, p);
   }
   if (const Json* window = child(j, "window", path)) {
-    optionalField(*window, "workDoneProgress", out.workDoneProgress, path.field("window"));
+    JsonPath p = path.field("window");
+    optionalField(*window, "workDoneProgress", out.workDoneProgress, p);
+    if (const Json* sd = child(*window, "showDocument", p)) optionalField(*sd, "support", out.showDocument, p.field("showDocument"));
+    out.showMessageActions = child(*window, "showMessage", p) != nullptr;
   }
   if (const Json* ws = child(j, "workspace", path)) {
     JsonPath p = path.field("workspace");
     optionalField(*ws, "configuration", out.configuration, p);
     optionalField(*ws, "applyEdit", out.applyEdit, p);
-    if (const Json* we = child(*ws, "workspaceEdit", p))
+    if (const Json* we = child(*ws, "workspaceEdit", p)) {
       optionalField(*we, "documentChanges", out.documentChanges, p.field("workspaceEdit"));
+      out.changeAnnotations = child(*we, "changeAnnotationSupport", p.field("workspaceEdit")) != nullptr;
+    }
+    if (const Json* cl = child(*ws, "codeLens", p))
+      optionalField(*cl, "refreshSupport", out.codeLensRefresh, p.field("codeLens"));
     if (const Json* dcc = child(*ws, "didChangeConfiguration", p))
       optionalField(*dcc, "dynamicRegistration", out.didChangeConfigurationDynamic,
                     p.field("didChangeConfiguration"));
@@ -77,6 +84,7 @@ void to_json(Json& j, const ServerCapabilities& c) {
       {"codeActionProvider", {{"codeActionKinds", c.codeActionKinds}, {"resolveProvider", true}}},
       {"executeCommandProvider", {{"commands", c.executeCommands}}},
   };
+  if (c.codeLens) j["codeLensProvider"] = {{"resolveProvider", false}};
 }
 
 void to_json(Json& j, const InitializeResult& r) {

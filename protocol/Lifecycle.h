@@ -20,6 +20,10 @@ struct ClientCapabilities {
   bool documentChanges = false;     // workspace.workspaceEdit.documentChanges (versioned edits)
   bool codeActionLiterals = false;  // textDocument.codeAction.codeActionLiteralSupport
   bool codeActionResolveCommand = false;  // ...codeAction.resolveSupport.properties has "command"
+  bool codeLensRefresh = false;     // workspace.codeLens.refreshSupport
+  bool changeAnnotations = false;   // workspace.workspaceEdit.changeAnnotationSupport
+  bool showDocument = false;        // window.showDocument.support
+  bool showMessageActions = false;  // window.showMessage (showMessageRequest with actions)
 };
 void fromJson(const Json& j, ClientCapabilities& out, const JsonPath& path);
 
@@ -46,6 +50,7 @@ struct ServerCapabilities {
   std::string positionEncoding = "utf-16";
   std::vector<std::string> codeActionKinds;
   std::vector<std::string> executeCommands;
+  bool codeLens = false;  // codeLensProvider {resolveProvider: false}
 };
 void to_json(Json& j, const ServerCapabilities& c);
 

@@ -25,6 +25,38 @@ void to_json(Json& j, const LogMessageParams& p) {
   j = Json{{"type", static_cast<int>(p.type)}, {"message", p.message}};
 }
 
+void fromJson(const Json& j, MessageActionItem& out, const JsonPath& path) {
+  requireObject(j, path);
+  requiredField(j, "title", out.title, path);
+}
+void to_json(Json& j, const MessageActionItem& a) { j = Json{{"title", a.title}}; }
+
+void fromJson(const Json& j, ShowMessageRequestParams& out, const JsonPath& path) {
+  requireObject(j, path);
+  int type = 0;
+  requiredField(j, "type", type, path);
+  if (type < 1 || type > 5) throw JsonError(path.field("type"), "expected 1..5");
+  out.type = static_cast<MessageType>(type == 5 ? 4 : type);
+  requiredField(j, "message", out.message, path);
+  optionalField(j, "actions", out.actions, path);
+}
+void to_json(Json& j, const ShowMessageRequestParams& p) {
+  j = Json{{"type", static_cast<int>(p.type)}, {"message", p.message}};
+  if (!p.actions.empty()) j["actions"] = p.actions;
+}
+
+void fromJson(const Json& j, ShowDocumentParams& out, const JsonPath& path) {
+  requireObject(j, path);
+  requiredField(j, "uri", out.uri, path);
+  optionalField(j, "external", out.external, path);
+  optionalField(j, "takeFocus", out.takeFocus, path);
+}
+void to_json(Json& j, const ShowDocumentParams& p) {
+  j = Json{{"uri", p.uri}};
+  if (p.external) j["external"] = *p.external;
+  if (p.takeFocus) j["takeFocus"] = *p.takeFocus;
+}
+
 void fromJson(const Json& j, WorkDoneProgressCreateParams& out, const JsonPath& path) {
   requireObject(j, path);
   out.token = readIdLike(j, "token", path);

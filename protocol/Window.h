@@ -18,6 +18,32 @@ struct LogMessageParams {
 void fromJson(const Json& j, LogMessageParams& out, const JsonPath& path);
 void to_json(Json& j, const LogMessageParams& p);
 
+// window/showMessage (notification) has LogMessageParams' shape.
+
+// window/showMessageRequest: a message with buttons; the result is the chosen action or null.
+struct MessageActionItem {
+  std::string title;
+};
+void fromJson(const Json& j, MessageActionItem& out, const JsonPath& path);
+void to_json(Json& j, const MessageActionItem& a);
+
+struct ShowMessageRequestParams {
+  MessageType type = MessageType::Info;
+  std::string message;
+  std::vector<MessageActionItem> actions;
+};
+void fromJson(const Json& j, ShowMessageRequestParams& out, const JsonPath& path);
+void to_json(Json& j, const ShowMessageRequestParams& p);
+
+// window/showDocument (LSP 3.16): the client opens `uri`; the result says whether it did.
+struct ShowDocumentParams {
+  std::string uri;
+  std::optional<bool> external;
+  std::optional<bool> takeFocus;
+};
+void fromJson(const Json& j, ShowDocumentParams& out, const JsonPath& path);
+void to_json(Json& j, const ShowDocumentParams& p);
+
 // integer | string; kept as JSON so it is echoed exactly.
 using ProgressToken = Json;
 

@@ -22,8 +22,27 @@ void to_json(Json& j, const TextDocumentEdit& e) {
   j = Json{{"textDocument", e.textDocument}, {"edits", e.edits}};
 }
 
+void fromJson(const Json& j, ChangeAnnotation& out, const JsonPath& path) {
+  requireObject(j, path);
+  requiredField(j, "label", out.label, path);
+  optionalField(j, "needsConfirmation", out.needsConfirmation, path);
+  optionalField(j, "description", out.description, path);
+}
+void to_json(Json& j, const ChangeAnnotation& a) {
+  j = Json{{"label", a.label}};
+  if (a.needsConfirmation) j["needsConfirmation"] = *a.needsConfirmation;
+  if (a.description) j["description"] = *a.description;
+}
+
 void fromJson(const Json& j, WorkspaceEdit& out, const JsonPath& path) {
   requireObject(j, path);
+  if (auto it = j.find("changeAnnotations"); it != j.end() && !it->is_null()) {
+    JsonPath p = path.field("changeAnnotations");
+    requireObject(*it, p);
+    std::map<std::string, ChangeAnnotation> annotations;
+    for (auto& [id, a] : it->items()) fromJson(a, annotations[id], p.field(id));
+    out.changeAnnotations = std::move(annotations);
+  }
   if (auto it = j.find("changes"); it != j.end() && !it->is_null()) {
     JsonPath p = path.field("changes");
     requireObject(*it, p);
@@ -41,6 +60,11 @@ void to_json(Json& j, const WorkspaceEdit& e) {
     j["changes"] = std::move(changes);
   }
   if (e.documentChanges) j["documentChanges"] = *e.documentChanges;
+  if (e.changeAnnotations) {
+    Json annotations = Json::object();
+    for (const auto& [id, a] : *e.changeAnnotations) annotations[id] = a;
+    j["changeAnnotations"] = std::move(annotations);
+  }
 }
 
 void fromJson(const Json& j, ApplyWorkspaceEditParams& out, const JsonPath& path) {

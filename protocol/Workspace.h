@@ -27,10 +27,21 @@ struct TextDocumentEdit {
 void fromJson(const Json& j, TextDocumentEdit& out, const JsonPath& path);
 void to_json(Json& j, const TextDocumentEdit& e);
 
+// LSP 3.16: what an annotated edit means; needsConfirmation makes the client ask first
+// (VS Code's refactor preview).
+struct ChangeAnnotation {
+  std::string label;
+  std::optional<bool> needsConfirmation;
+  std::optional<std::string> description;
+};
+void fromJson(const Json& j, ChangeAnnotation& out, const JsonPath& path);
+void to_json(Json& j, const ChangeAnnotation& a);
+
 // Either form; greenlight sends documentChanges when the client supports them, else changes.
 struct WorkspaceEdit {
   std::optional<std::map<DocumentUri, std::vector<TextEdit>>> changes;
   std::optional<std::vector<TextDocumentEdit>> documentChanges;  // create/rename/delete unused
+  std::optional<std::map<std::string, ChangeAnnotation>> changeAnnotations;  // by annotationId
 };
 void fromJson(const Json& j, WorkspaceEdit& out, const JsonPath& path);
 void to_json(Json& j, const WorkspaceEdit& e);

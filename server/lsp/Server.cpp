@@ -441,6 +441,10 @@ void Server::cancelInFlight(const std::string& why) {
 }
 
 void Server::endSession() {
+  // Without a shutdown (EOF, exit alone) the features still stop their background work, which
+  // no request token covers (runs on save, server-initiated retries).
+  if (!shutdownReceived_)
+    for (auto& hook : shutdownHooks_) hook();
   cancelInFlight("session ended");
   auto pending = std::move(pendingServerRequests_);
   pendingServerRequests_.clear();
@@ -494,6 +498,7 @@ void Server::handleInitialize(const Json& params, RequestContext ctx) {
           result.capabilities.codeActionKinds.end())
         result.capabilities.codeActionKinds.push_back(kind);
   result.capabilities.executeCommands = declaredCommands_;
+  result.capabilities.codeLens = requests_.count("textDocument/codeLens") > 0;
   ctx.reply.resultOf(result);
   reloadConfig("initialize");
 }
@@ -755,6 +760,16 @@ void Server::applyEdit(std::string label, protocol::WorkspaceEdit edit,
       }
       edit.changes = std::move(changes);
       edit.documentChanges.reset();
+    }
+    if (!capabilities_.changeAnnotations || !edit.documentChanges) {
+      // A client without annotation support would reject unknown annotation ids.
+      edit.changeAnnotations.reset();
+      if (edit.documentChanges)
+        for (auto& change : *edit.documentChanges)
+          for (auto& e : change.edits) e.annotationId.reset();
+      if (edit.changes)
+        for (auto& [uri, edits] : *edit.changes)
+          for (auto& e : edits) e.annotationId.reset();
     }
     auto shared = std::make_shared<decltype(done)>(std::move(done));
     sendRequest(

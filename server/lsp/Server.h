@@ -227,7 +227,8 @@ class Server {
   void onInitialized(std::function<void()> hook);
   // Each time the resolved configuration changes (and once after initialize).
   void onConfigChanged(std::function<void(const core::Config&)> hook);
-  // On `shutdown`, before in-flight requests are cancelled.
+  // On `shutdown`, before in-flight requests are cancelled; also when the session ends without
+  // one (EOF, exit alone). Hooks must be idempotent.
   void onShutdown(std::function<void()> hook);
 
   // ---- Running ---------------------------------------------------------------------------

@@ -15,14 +15,37 @@
 //   "<absent>" requires the key to be missing.
 // Always checked: every client request gets exactly one response.
 //
+// Sequential transcripts (generate / fix with a scripted model) add directives, and then run in
+// order: a client chunk is sent when reached, an expectation waits (up to 120 s, 4x under
+// sanitizers) until a new server message matches it, so a later client chunk can answer a
+// request the server sent after the previous expectation.
+//   workspace: DIR      copy tests/lsp/workspaces/DIR to a temporary directory
+//   model: SCRIPT       start tests/fakes/scripted_model.py with tests/lsp/workspaces/SCRIPT
+//                       (GREENLIGHT_BASE_URL points at it, GREENLIGHT_MODEL=scripted)
+//   env: NAME=VALUE     one more variable of the configuration's environment layer
+//   sleep: MS           run the server this long before the next chunk
+//   # mode: sequential  sequential without any of the above
+// In sequential transcripts, "<capture:NAME>" in a pattern matches any value and keeps it;
+// ${NAME} in a later client chunk is replaced by it (a string's text, else its JSON).
+// ${WORKSPACE} / ${WORKSPACE_URI} are the copy's path and file URI; ${FILE:REL} is the JSON
+// escaped content of a file of the copy (to paste into didOpen's "text").
+//
 // usage: lsp_transcript_runner FILE   (exit 0 on success; prints what failed)
 #include <boost/asio/io_context.hpp>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "lsp/MemoryTransport.h"
 #include "lsp/Server.h"
@@ -33,8 +56,14 @@ using protocol::Json;
 
 namespace {
 
-bool matches(const Json& pattern, const Json& actual) {
+bool matches(const Json& pattern, const Json& actual, std::map<std::string, Json>* captures = nullptr) {
   if (pattern.is_string() && pattern == "<any>") return true;
+  if (pattern.is_string() && pattern.get<std::string>().rfind("<capture:", 0) == 0) {
+    std::string name = pattern.get<std::string>().substr(9);
+    if (!name.empty() && name.back() == '>') name.pop_back();
+    if (captures) (*captures)[name] = actual;
+    return true;
+  }
   if (pattern.is_object()) {
     if (!actual.is_object()) return false;
     for (auto& [key, sub] : pattern.items()) {
@@ -43,14 +72,14 @@ bool matches(const Json& pattern, const Json& actual) {
         if (it != actual.end()) return false;
         continue;
       }
-      if (it == actual.end() || !matches(sub, *it)) return false;
+      if (it == actual.end() || !matches(sub, *it, captures)) return false;
     }
     return true;
   }
   if (pattern.is_array()) {
     if (!actual.is_array() || actual.size() != pattern.size()) return false;
     for (std::size_t i = 0; i < pattern.size(); ++i)
-      if (!matches(pattern[i], actual[i])) return false;
+      if (!matches(pattern[i], actual[i], captures)) return false;
     return true;
   }
   if (pattern.is_number() && actual.is_number()) return pattern.get<double>() == actual.get<double>();
@@ -62,6 +91,270 @@ std::string trimmed(const std::string& s) {
   if (a == std::string::npos) return "";
   std::size_t b = s.find_last_not_of(" \t\r\n");
   return s.substr(a, b - a + 1);
+}
+
+double waitScale() {
+#if defined(__SANITIZE_ADDRESS__)
+  return 4.0;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return 4.0;
+#else
+  return 1.0;
+#endif
+#else
+  return 1.0;
+#endif
+}
+
+std::string jsonEscaped(const std::string& text) {
+  std::string quoted = Json(text).dump();
+  return quoted.substr(1, quoted.size() - 2);
+}
+
+// The scripted model, in its own process group, stopped when the transcript ends.
+struct ScriptedModel {
+  pid_t pid = -1;
+  int port = 0;
+  ~ScriptedModel() {
+    if (pid > 0) {
+      ::kill(-pid, SIGTERM);
+      int status = 0;
+      ::waitpid(pid, &status, 0);
+    }
+  }
+  bool start(const std::string& script, const std::string& dir, std::string* error) {
+    std::string portFile = dir + "/model.port";
+    pid = ::fork();
+    if (pid == 0) {
+      ::setpgid(0, 0);
+      int devnull = ::open("/dev/null", O_RDWR);
+      ::dup2(devnull, 0);
+      ::dup2(devnull, 1);
+      std::string log = dir + "/model.log";
+      ::execlp("python3", "python3", GL_SCRIPTED_MODEL, "--script", script.c_str(), "--port-file", portFile.c_str(),
+               "--log", log.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(static_cast<int>(30 * waitScale()));
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::ifstream f(portFile);
+      if (f >> port && port > 0) return true;
+      int status = 0;
+      if (::waitpid(pid, &status, WNOHANG) == pid) {
+        pid = -1;
+        *error = "the scripted model exited at start";
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    *error = "the scripted model did not start within 30 s";
+    return false;
+  }
+};
+
+struct Step {
+  enum Kind { Client, Expect, Never, Sleep } kind;
+  std::string text;
+  Json pattern;
+  int ms = 0;
+};
+
+std::string substitute(std::string text, const std::map<std::string, std::string>& vars, const std::string& workspace,
+                       std::string* error) {
+  std::string out;
+  std::size_t pos = 0;
+  for (;;) {
+    std::size_t at = text.find("${", pos);
+    if (at == std::string::npos) break;
+    std::size_t end = text.find('}', at);
+    if (end == std::string::npos) break;
+    out += text.substr(pos, at - pos);
+    std::string name = text.substr(at + 2, end - at - 2);
+    if (name.rfind("FILE:", 0) == 0) {
+      std::ifstream f(workspace + "/" + name.substr(5), std::ios::binary);
+      std::stringstream b;
+      b << f.rdbuf();
+      if (!f) *error = "cannot read " + name.substr(5);
+      out += jsonEscaped(b.str());
+    } else if (auto it = vars.find(name); it != vars.end()) {
+      out += it->second;
+    } else {
+      *error = "unknown ${" + name + "}";
+    }
+    pos = end + 1;
+  }
+  return out + text.substr(pos);
+}
+
+int runSequential(const char* file, const std::vector<Step>& steps, const std::map<std::string, std::string>& directives,
+                  const std::map<std::string, std::string>& extraEnv, std::optional<int> expectedExit) {
+  namespace fs = std::filesystem;
+  std::string tmpl = (fs::temp_directory_path() / "gl-transcript-XXXXXX").string();
+  if (!::mkdtemp(tmpl.data())) {
+    std::cerr << "mkdtemp failed\n";
+    return 2;
+  }
+  const std::string dir = tmpl;
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } cleanup{dir};
+  std::map<std::string, std::string> vars;
+  std::map<std::string, std::string> env = extraEnv;
+  const std::string workspace = dir + "/ws";
+  fs::create_directories(workspace);
+  if (auto it = directives.find("workspace"); it != directives.end()) {
+    std::error_code ec;
+    fs::copy(std::string(GL_TRANSCRIPT_WORKSPACES) + "/" + it->second, workspace, fs::copy_options::recursive, ec);
+    if (ec) {
+      std::cerr << file << ": copying workspace " << it->second << ": " << ec.message() << "\n";
+      return 2;
+    }
+  }
+  vars["WORKSPACE"] = workspace;
+  vars["WORKSPACE_URI"] = "file://" + workspace;
+  ScriptedModel model;
+  if (auto it = directives.find("model"); it != directives.end()) {
+    std::string error;
+    if (!model.start(std::string(GL_TRANSCRIPT_WORKSPACES) + "/" + it->second, dir, &error)) {
+      std::cerr << file << ": " << error << "\n";
+      return 2;
+    }
+    env["GREENLIGHT_BASE_URL"] = "http://127.0.0.1:" + std::to_string(model.port) + "/v1";
+    env["GREENLIGHT_MODEL"] = "scripted";
+    vars["MODEL_LOG"] = dir + "/model.log";
+  }
+  // Test runs must not share a harness cache with anything else.
+  ::setenv("XDG_CACHE_HOME", (dir + "/cache").c_str(), 1);
+
+  boost::asio::io_context io;
+  lsp::MemoryTransport transport(io);
+  lsp::ServerOptions options;
+  options.version = "test";
+  options.workerThreads = 2;
+  options.environment = env;
+  options.forwardLogs = false;
+  std::vector<Json> output;
+  std::vector<std::string> clientSent;
+  std::map<std::string, Json> captures;
+  int failures = 0;
+  const auto patience = std::chrono::milliseconds(static_cast<int>(120000 * waitScale()));
+  int exitCode = -1;
+  {
+    lsp::Server server(io, transport, options);
+    lsp::registerAllFeatures(server);
+    server.start();
+    std::size_t seen = 0, cursor = 0;
+    auto pump = [&](std::chrono::milliseconds slice) {
+      if (io.stopped()) io.restart();
+      io.run_one_for(slice);
+      for (; seen < transport.sent().size(); ++seen) output.push_back(Json::parse(transport.sent()[seen]));
+    };
+    for (const auto& step : steps) {
+      if (failures) break;
+      if (step.kind == Step::Client) {
+        std::map<std::string, std::string> all = vars;
+        for (const auto& [k, v] : captures) all[k] = v.is_string() ? v.get<std::string>() : v.dump();
+        std::string error;
+        std::string body = substitute(step.text, all, workspace, &error);
+        if (!error.empty()) {
+          std::cerr << file << ": " << error << "\n";
+          return 2;
+        }
+        clientSent.push_back(body);
+        transport.push(body);
+      } else if (step.kind == Step::Sleep) {
+        auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(step.ms);
+        while (std::chrono::steady_clock::now() < until && !server.finished()) pump(std::chrono::milliseconds(5));
+      } else if (step.kind == Step::Expect) {
+        std::string error;
+        Json pattern = Json::parse(substitute(step.text, vars, workspace, &error), nullptr, false);
+        if (!error.empty() || pattern.is_discarded()) {
+          std::cerr << file << ": bad expectation " << step.text << " " << error << "\n";
+          return 2;
+        }
+        auto deadline = std::chrono::steady_clock::now() + patience;
+        bool found = false;
+        while (!found && std::chrono::steady_clock::now() < deadline) {
+          for (; cursor < output.size(); ++cursor) {
+            std::map<std::string, Json> got;
+            if (matches(pattern, output[cursor], &got)) {
+              for (auto& [k, v] : got) captures[k] = v;
+              found = true;
+              ++cursor;
+              break;
+            }
+          }
+          if (!found) {
+            if (server.finished()) break;
+            pump(std::chrono::milliseconds(5));
+          }
+        }
+        if (!found) {
+          std::cerr << "FAIL: no server message (in order) matches\n  " << step.text << "\n";
+          ++failures;
+        }
+      }
+    }
+    // The end: EOF once idle (unless the transcript sent exit).
+    auto deadline = std::chrono::steady_clock::now() + patience;
+    auto idleSince = std::chrono::steady_clock::now();
+    bool closed = false;
+    while (!server.finished() && std::chrono::steady_clock::now() < deadline) {
+      pump(std::chrono::milliseconds(5));
+      bool busy = transport.pendingInput() > 0 || server.threadPool().active() > 0 || server.threadPool().pending() > 0;
+      if (busy) idleSince = std::chrono::steady_clock::now();
+      if (!closed && std::chrono::steady_clock::now() - idleSince > std::chrono::milliseconds(300)) {
+        transport.close();
+        closed = true;
+      }
+    }
+    if (!server.finished()) {
+      std::cerr << file << ": the session did not end\n";
+      ++failures;
+    }
+    io.restart();
+    io.poll();
+    for (std::size_t i = output.size(); i < transport.sent().size(); ++i) output.push_back(Json::parse(transport.sent()[i]));
+    exitCode = server.exitCode();
+  }
+  for (const auto& step : steps) {
+    if (step.kind != Step::Never) continue;
+    std::string error;
+    Json pattern = Json::parse(substitute(step.text, vars, workspace, &error), nullptr, false);
+    if (pattern.is_discarded()) pattern = step.pattern;
+    for (const auto& m : output)
+      if (matches(pattern, m)) {
+        std::cerr << "FAIL: a message matched <--never " << step.text << "\n  " << m.dump() << "\n";
+        ++failures;
+      }
+  }
+  for (const auto& m : clientSent) {
+    Json j = Json::parse(m, nullptr, false);
+    if (!j.is_object() || !j.contains("method") || !j.contains("id") || j["id"].is_null()) continue;
+    int count = 0;
+    for (const auto& o : output)
+      if (!o.contains("method") && o.contains("id") && o["id"] == j["id"]) ++count;
+    if (count != 1) {
+      std::cerr << "FAIL: request " << j["id"].dump() << " (" << j["method"].dump() << ") got " << count << " responses\n";
+      ++failures;
+    }
+  }
+  if (expectedExit && *expectedExit != exitCode) {
+    std::cerr << "FAIL: exit code " << exitCode << ", expected " << *expectedExit << "\n";
+    ++failures;
+  }
+  if (failures) {
+    std::cerr << "server output:\n";
+    for (const auto& m : output) std::cerr << "  " << m.dump() << "\n";
+    return 1;
+  }
+  std::cout << file << ": " << steps.size() << " steps: ok\n";
+  return 0;
 }
 
 }  // namespace
@@ -87,6 +380,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> clientMessages;
   std::vector<Expectation> expectations;
   std::optional<int> expectedExit;
+  std::vector<Step> steps;
+  std::map<std::string, std::string> directives;
+  std::map<std::string, std::string> extraEnv;
+  bool sequential = buf.str().find("# mode: sequential") != std::string::npos;
   for (const std::string& raw : lsp::splitMessages(buf.str())) {
     std::string chunk = trimmed(raw);
     bool never = chunk.rfind("<--never", 0) == 0;
@@ -98,12 +395,27 @@ int main(int argc, char** argv) {
         return 2;
       }
       expectations.push_back({pattern, never, text});
+      steps.push_back({never ? Step::Never : Step::Expect, text, pattern, 0});
     } else if (chunk.rfind("exit-code:", 0) == 0) {
       expectedExit = std::stoi(chunk.substr(10));
+    } else if (chunk.rfind("workspace:", 0) == 0 || chunk.rfind("model:", 0) == 0) {
+      auto colon = chunk.find(':');
+      directives[chunk.substr(0, colon)] = trimmed(chunk.substr(colon + 1));
+      sequential = true;
+    } else if (chunk.rfind("env:", 0) == 0) {
+      std::string kv = trimmed(chunk.substr(4));
+      auto eq = kv.find('=');
+      extraEnv[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
+      sequential = true;
+    } else if (chunk.rfind("sleep:", 0) == 0) {
+      steps.push_back({Step::Sleep, chunk, Json(), std::stoi(chunk.substr(6))});
+      sequential = true;
     } else {
       clientMessages.push_back(chunk);
+      steps.push_back({Step::Client, chunk, Json(), 0});
     }
   }
+  if (sequential) return runSequential(argv[1], steps, directives, extraEnv, expectedExit);
 
   boost::asio::io_context io;
   lsp::MemoryTransport transport(io);

@@ -297,7 +297,7 @@ RefineResult RefineEngine::run(const RefineRequest& req, const std::function<voi
     chat.messages = buildMessages(prompt);
     std::atomic<int> tokens{0};
     std::mutex writingMutex;
-    auto lastWriting = Clock::now();
+    auto lastWriting = Clock::time_point{};  // the first token is always reported
     auto modelStart = Clock::now();
     auto replies = model_.complete(chat, n, token, [&](int, std::string_view) {
       int now = ++tokens;
@@ -309,7 +309,7 @@ RefineResult RefineEngine::run(const RefineRequest& req, const std::function<voi
       w.round = round;
       w.maxRounds = maxRounds;
       w.tokens = now;
-      w.message = roundPrefix(round, maxRounds) + "writing… " + std::to_string(now) + " tokens";
+      w.message = roundPrefix(round, maxRounds) + "writing… " + std::to_string(now) + (now == 1 ? " token" : " tokens");
       emit(w);
     });
     report.modelMs = msSince(modelStart);

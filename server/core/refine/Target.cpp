@@ -147,19 +147,16 @@ std::vector<std::string> namesInComment(std::string_view comment) {
   return out;
 }
 
-TargetLookup findTarget(std::string_view text, int line, Language language) {
+namespace {
+
+TargetLookup findIn(const ScannedSource& s, const std::vector<Definition>& defs, int line) {
   TargetLookup out;
-  if (language == Language::Command) {
-    out.error = "generate supports Python, JavaScript and C++ files";
-    return out;
-  }
-  ScannedSource s(text, language);
+  const Language language = s.language();
   const int n = s.lineCount();
   if (line < 1 || line > n) {
     out.error = "line " + std::to_string(line) + " is outside the file (it has " + std::to_string(n) + " lines)";
     return out;
   }
-  const auto defs = definitionsOf(s);
   const std::string where = "line " + std::to_string(line);
 
   // Any line of a stub (a comment inside its body included) means that stub.
@@ -224,10 +221,8 @@ TargetLookup findTarget(std::string_view text, int line, Language language) {
   return out;
 }
 
-TargetLookup findFixTarget(std::string_view text, int line, Language language) {
+TargetLookup findFixIn(const ScannedSource& s, const std::vector<Definition>& defs, int line) {
   TargetLookup out;
-  ScannedSource s(text, language);
-  const auto defs = definitionsOf(s);
   const Definition* d = innermostAt(defs, line);
   if (!d) {
     out.error = "line " + std::to_string(line) + " is not inside a function definition; fix works on the function that fails its tests";
@@ -244,16 +239,54 @@ TargetLookup findFixTarget(std::string_view text, int line, Language language) {
   return out;
 }
 
-std::vector<Target> findStubs(std::string_view text, Language language) {
+}  // namespace
+
+TargetFinder::TargetFinder(std::string text, Language language) : text_(std::move(text)), language_(language) {
+  if (language_ != Language::Command) {
+    scan_ = std::make_unique<ScannedSource>(text_, language_);
+    defs_ = definitionsOf(*scan_);
+  }
+}
+
+TargetFinder::~TargetFinder() = default;
+
+TargetLookup TargetFinder::find(int line) const {
+  if (!scan_) return {std::nullopt, "generate supports Python, JavaScript and C++ files"};
+  return findIn(*scan_, defs_, line);
+}
+
+TargetLookup TargetFinder::findFix(int line) const {
+  if (!scan_) return {std::nullopt, "fix supports Python, JavaScript and C++ files"};
+  return findFixIn(*scan_, defs_, line);
+}
+
+std::vector<Target> TargetFinder::stubs() const {
   std::vector<Target> out;
-  if (language == Language::Command) return out;
-  ScannedSource s(text, language);
-  for (const auto& d : definitionsOf(s)) {
+  if (!scan_) return out;
+  for (const auto& d : defs_) {
     if (!d.stub) continue;
-    auto found = findTarget(text, d.headerFirst, language);
+    auto found = findIn(*scan_, defs_, d.headerFirst);
     if (found.target && found.target->first == d.first) out.push_back(std::move(*found.target));
   }
   return out;
+}
+
+std::vector<FunctionInfo> TargetFinder::functions() const {
+  std::vector<FunctionInfo> out;
+  for (const auto& d : defs_) out.push_back({d.name, d.className, d.headerFirst, d.first, d.last, d.stub});
+  return out;
+}
+
+TargetLookup findTarget(std::string_view text, int line, Language language) {
+  return TargetFinder(std::string(text), language).find(line);
+}
+
+TargetLookup findFixTarget(std::string_view text, int line, Language language) {
+  return TargetFinder(std::string(text), language).findFix(line);
+}
+
+std::vector<Target> findStubs(std::string_view text, Language language) {
+  return TargetFinder(std::string(text), language).stubs();
 }
 
 std::optional<Target> relocateTarget(const Target& target, std::string_view text) {

@@ -18,6 +18,7 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,6 +55,39 @@ struct TargetLookup {
 };
 
 TargetLookup findTarget(std::string_view text, int line, testing::Language language);
+
+struct FunctionInfo {
+  std::string name, className;
+  int line = 0;         // the header's first line
+  int first = 0, last = 0;
+  bool stub = false;
+};
+
+class ScannedSource;
+struct Definition;
+
+// findTarget & co. over one text scanned once: the LSP keeps one per document version, so code
+// actions and code lenses cost a lookup, not a scan, per request. Not copyable (the scan points
+// into the owned text).
+class TargetFinder {
+ public:
+  TargetFinder(std::string text, testing::Language language);
+  ~TargetFinder();
+  TargetFinder(const TargetFinder&) = delete;
+  TargetFinder& operator=(const TargetFinder&) = delete;
+
+  TargetLookup find(int line) const;     // findTarget
+  TargetLookup findFix(int line) const;  // findFixTarget
+  std::vector<Target> stubs() const;     // findStubs
+  std::vector<FunctionInfo> functions() const;  // every definition, in order
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+  testing::Language language_;
+  std::unique_ptr<ScannedSource> scan_;
+  std::vector<Definition> defs_;
+};
 
 // The target a fix works on: the innermost definition enclosing `line` (whatever its body),
 // with the comment above it; kind Stub (the definition is replaced).

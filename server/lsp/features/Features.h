@@ -4,11 +4,19 @@
 // static library: a self-registering object file that nothing references would not be linked.)
 #pragma once
 
+#include <memory>
+
 namespace greenlight::lsp {
 
 class Server;
+class TargetCache;
+class TestBoard;
 
 void registerCodeActions(Server& server);  // features/CodeActions.cpp
+void registerGenerateActions(Server& server, const std::shared_ptr<TargetCache>& cache);  // GenerateActions.cpp
+void registerCodeLens(Server& server, const std::shared_ptr<TargetCache>& cache,
+                      const std::shared_ptr<TestBoard>& board);  // CodeLens.cpp
+void registerCancel(Server& server, const std::shared_ptr<TestBoard>& board);  // Cancel.cpp
 
 // Registers every feature on `server`; call before Server::start().
 void registerAllFeatures(Server& server);

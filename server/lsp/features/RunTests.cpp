@@ -47,6 +47,7 @@
 #include "lsp/Server.h"
 #include "lsp/features/RunTestsDiagnostics.h"
 #include "lsp/features/RunTestsSourceFor.h"
+#include "lsp/features/TestBoard.h"
 #include "protocol/Uri.h"
 #include "support/Log.h"
 
@@ -57,7 +58,6 @@ namespace ct = greenlight::core::testing;
 namespace fs = std::filesystem;
 
 constexpr const char* kRunCommand = "greenlight.runTests";
-constexpr const char* kCancelCommand = "greenlight.cancel";
 constexpr auto kDebounce = std::chrono::milliseconds(300);
 
 std::string normalise(const std::string& path) {
@@ -107,7 +107,7 @@ struct Completion {
 
 class RunTestsFeature {
  public:
-  explicit RunTestsFeature(Server& server) : server_(server) {}
+  RunTestsFeature(Server& server, std::shared_ptr<TestBoard> board) : server_(server), board_(std::move(board)) {}
   ~RunTestsFeature() {
     {
       std::lock_guard<std::mutex> lock(guard_->mutex);
@@ -120,10 +120,11 @@ class RunTestsFeature {
   RunTestsFeature& operator=(const RunTestsFeature&) = delete;
 
   void executeRun(const std::vector<protocol::Json>& args, RequestContext ctx);
-  void executeCancel(RequestContext ctx);
   void didSave(const DocumentEvent& e);
   void didClose(const DocumentEvent& e);
   void cancelAll(const std::string& why);
+  // greenlight.cancel: every run (and pending debounced run-on-save), or those of `path`.
+  std::size_t cancelFor(const std::optional<std::string>& path, const std::string& why);
 
  private:
   bool exists(const std::string& path) {
@@ -139,10 +140,10 @@ class RunTestsFeature {
   void prepareAndStart(const std::shared_ptr<Run>& run);  // pool thread
   void onDone(const std::shared_ptr<Run>& run, const ct::RunOutcome& outcome);  // service worker
   void complete(const std::shared_ptr<Run>& run, Completion completion);        // loop
-  void publish(const std::string& key, const std::map<std::string, FileDiagnostics>& fresh);  // loop
-  void cancelWhere(const std::function<bool(const Run&)>& match, const std::string& why);
+  std::size_t cancelWhere(const std::function<bool(const Run&)>& match, const std::string& why);
 
   Server& server_;
+  std::shared_ptr<TestBoard> board_;
   std::shared_ptr<Guard> guard_ = std::make_shared<Guard>();
   std::uint64_t nextRunId_ = 1;
   // ---- loop only
@@ -152,10 +153,6 @@ class RunTestsFeature {
     std::uint64_t generation = 0;
   };
   std::map<std::string, Debounce> debounce_;  // by saved path
-  // What each source's last run published, per file; a file shows the union over sources.
-  std::map<std::string, std::map<std::string, std::vector<protocol::Diagnostic>>> bySource_;
-  std::map<std::string, std::string> uriOf_;  // path -> the URI last published for it
-  std::set<std::string> shown_;               // paths whose last publish was non-empty
   // ---- last: destroyed first (see the essay)
   ct::TestService service_;
 };
@@ -184,10 +181,15 @@ void RunTestsFeature::executeRun(const std::vector<protocol::Json>& args, Reques
   startRun(key, file, line, std::move(ctx));
 }
 
-void RunTestsFeature::executeCancel(RequestContext ctx) {
-  std::size_t n = runs_.size();
-  cancelAll("cancelled by greenlight.cancel");
-  ctx.reply.result(protocol::Json{{"cancelled", n}});
+std::size_t RunTestsFeature::cancelFor(const std::optional<std::string>& path, const std::string& why) {
+  std::size_t n = 0;
+  for (auto& [saved, d] : debounce_) {
+    if (path && saved != *path) continue;
+    ++d.generation;
+    if (d.timer) d.timer->cancel();
+  }
+  n += cancelWhere([&](const Run& r) { return !path || r.key == *path || r.trigger == *path; }, why);
+  return n;
 }
 
 void RunTestsFeature::cancelAll(const std::string& why) {
@@ -198,12 +200,15 @@ void RunTestsFeature::cancelAll(const std::string& why) {
   cancelWhere([](const Run&) { return true; }, why);
 }
 
-void RunTestsFeature::cancelWhere(const std::function<bool(const Run&)>& match, const std::string& why) {
+std::size_t RunTestsFeature::cancelWhere(const std::function<bool(const Run&)>& match, const std::string& why) {
+  std::size_t n = 0;
   for (auto& [id, run] : runs_) {
     if (!match(*run) || run->cancel.isCancelled()) continue;
     run->cancelReason = why;
     run->cancel.cancel();
+    ++n;
   }
+  return n;
 }
 
 void RunTestsFeature::didSave(const DocumentEvent& e) {
@@ -417,7 +422,8 @@ void RunTestsFeature::complete(const std::shared_ptr<Run>& run, Completion c) {
     return;
   }
 
-  publish(run->key, c.diagnostics);
+  board_->publish(run->key, c.diagnostics);
+  if (!c.outcome.noTests) board_->recordResults(run->key, result);
   protocol::Json reply{{"file", run->key},
                        {"passed", result.summary.passed},
                        {"failed", result.summary.failed},
@@ -441,47 +447,15 @@ void RunTestsFeature::complete(const std::shared_ptr<Run>& run, Completion c) {
   if (run->ctx) run->ctx->reply.result(std::move(reply));
 }
 
-void RunTestsFeature::publish(const std::string& key, const std::map<std::string, FileDiagnostics>& fresh) {
-  std::map<std::string, std::vector<protocol::Diagnostic>>& mine = bySource_[key];
-  std::set<std::string> touched;
-  for (const auto& [path, diags] : mine) touched.insert(path);
-  mine.clear();
-  std::map<std::string, std::optional<std::int64_t>> versions;
-  for (const auto& [path, fd] : fresh) {
-    touched.insert(path);
-    uriOf_[path] = fd.uri;
-    versions[path] = fd.version;
-    if (!fd.diagnostics.empty()) mine[path] = fd.diagnostics;
-  }
-  if (mine.empty()) bySource_.erase(key);
-  for (const auto& path : touched) {
-    std::vector<protocol::Diagnostic> all;
-    for (const auto& [source, files] : bySource_) {
-      auto it = files.find(path);
-      if (it != files.end()) all.insert(all.end(), it->second.begin(), it->second.end());
-    }
-    // Publish what changed: new diagnostics, or an empty list where some were shown.
-    if (all.empty() && !shown_.count(path)) continue;
-    if (all.empty()) shown_.erase(path);
-    else shown_.insert(path);
-    std::string& uri = uriOf_[path];
-    if (uri.empty()) uri = protocol::uriFromPath(path);
-    std::optional<std::int64_t> version;
-    if (auto v = versions.find(path); v != versions.end()) version = v->second;
-    else version = server_.documents().version(uri);
-    server_.publishDiagnostics(uri, version, std::move(all));
-  }
-}
-
 }  // namespace
 
-void registerRunTests(Server& server) {
-  auto feature = std::make_shared<RunTestsFeature>(server);
+void registerRunTests(Server& server, const std::shared_ptr<TestBoard>& board) {
+  auto feature = std::make_shared<RunTestsFeature>(server, board);
   server.onCommand(kRunCommand, [feature](const std::vector<protocol::Json>& args, RequestContext ctx) {
     feature->executeRun(args, std::move(ctx));
   });
-  server.onCommand(kCancelCommand, [feature](const std::vector<protocol::Json>&, RequestContext ctx) {
-    feature->executeCancel(std::move(ctx));
+  board->addCanceller([feature](const std::optional<std::string>& path, const std::string& why) {
+    return feature->cancelFor(path, why);
   });
   server.onDidSave([feature](const DocumentEvent& e) { feature->didSave(e); });
   server.onDidClose([feature](const DocumentEvent& e) { feature->didClose(e); });

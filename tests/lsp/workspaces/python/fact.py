@@ -1,0 +1,3 @@
+def factorial(n):
+    """n! for n >= 0."""
+    ...

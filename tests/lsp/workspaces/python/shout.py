@@ -1,0 +1,4 @@
+"""Loud strings."""
+
+# shout(text): the text upper-cased, with "!" appended.
+

@@ -1,0 +1,5 @@
+from shout import shout
+
+
+def test_shout():
+    assert shout("hi") == "HI!"
