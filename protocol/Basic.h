@@ -79,7 +79,7 @@ struct TextEdit {
   Range range;
   std::string newText;
   // Set: an AnnotatedTextEdit (LSP 3.16), pointing into WorkspaceEdit::changeAnnotations.
-  std::optional<std::string> annotationId;
+  std::optional<std::string> annotationId = std::nullopt;
   friend bool operator==(const TextEdit&, const TextEdit&) = default;
 };
 void fromJson(const Json& j, TextEdit& out, const JsonPath& path);

@@ -89,6 +89,7 @@ struct Job {
   std::string cancelReason;
   std::shared_ptr<const std::map<std::string, std::string>> overlay;  // other open documents
   bool retriedApply = false;
+  bool confirmed = false;  // the user said yes to applying unverified code
 };
 
 class GenerateFeature {
@@ -398,7 +399,37 @@ void GenerateFeature::applyResult(const std::shared_ptr<Job>& job, const rf::Ref
     current = job->startText;
   }
   const bool unverified = result.status == "unverified";
-  const bool confirm = unverified || job->config.refine.preview;
+  const bool annotations = server_.clientCapabilities().changeAnnotations;
+  if (unverified && !annotations && !job->confirmed) {
+    // No test could check it and the client cannot show a confirming preview: ask first.
+    protocol::ShowMessageRequestParams ask;
+    ask.type = protocol::MessageType::Warning;
+    ask.message = "greenlight: no tests found for " + name + ", so the generated code is unverified. Apply it?";
+    ask.actions = {{"Apply unverified code"}, {"Discard"}};
+    server_.sendRequest(
+        "window/showMessageRequest", protocol::Json(ask),
+        [this, guard = guard_, job, result](const protocol::Json& chosen) {
+          if (!guard->alive) return;
+          if (chosen.is_object() && chosen.value("title", "") == "Apply unverified code") {
+            job->confirmed = true;
+            applyResult(job, result);
+            return;
+          }
+          job->progress->end("not applied (unverified)");
+          rf::RefineResult out = result;
+          out.error = "unverified code not applied";
+          reply(job, out, false);
+        },
+        [this, guard = guard_, job, result](const protocol::ResponseError& e) {
+          if (!guard->alive) return;
+          job->progress->end("not applied (unverified)");
+          rf::RefineResult out = result;
+          out.error = "unverified code not applied: " + e.message;
+          reply(job, out, false);
+        });
+    return;
+  }
+  const bool confirm = (unverified && !job->confirmed) || job->config.refine.preview;
   const std::string description = unverified ? "No test checks this code: review it before applying."
                                              : "greenlight ran the nearby tests on this code; they all passed.";
   PlannedEdit plan = planEdit(result, job->startText, job->uri, version, current, job->encoding, confirm, headline, description);
