@@ -120,10 +120,22 @@ type Next = (command: string, args: unknown[]) => vscode.ProviderResult<unknown>
 
 // The `executeCommand` middleware of the language client: the server's generate/fix commands
 // (registered by vscode-languageclient from executeCommandProvider) run through the WorkRunner;
-// every other command (greenlight.runTests, greenlight.cancel) takes the client's own path.
+// every other command (greenlight.runTests, greenlight.cancel) takes the client's own path, except
+// that a cancelled run (-32800, which the client turns into a CancellationError) ends quietly:
+// the user asked for it, and a rejection from a CodeLens click would become an error pop-up.
 export function routeWorkCommands(runner: () => WorkRunner | undefined) {
   return (command: string, args: unknown[], next: Next): vscode.ProviderResult<unknown> => {
     const current = runner();
-    return current && isWorkCommand(command) ? current.run(command, args) : next(command, args);
+    if (current && isWorkCommand(command)) return current.run(command, args);
+    const result = next(command, args);
+    if (!isThenable(result)) return result;
+    return Promise.resolve(result).catch((e: unknown) => {
+      if (isCancellation(e)) return undefined;
+      throw e;
+    });
   };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }

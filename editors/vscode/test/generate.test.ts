@@ -173,3 +173,15 @@ test('middleware: the server\'s generate/fix (CodeLens, code action) run through
   // No runner (server stopped): the client's own path.
   assert.equal(routeWorkCommands(() => undefined)('greenlight.generate', args, next), 'next');
 });
+
+test('middleware: a cancelled test run from a lens ends quietly; other failures still surface', async () => {
+  const route = routeWorkCommands(() => undefined);
+  const cancelled = Object.assign(new Error('Canceled'), { name: 'Canceled' });
+  assert.equal(await route('greenlight.runTests', args, () => Promise.reject(cancelled)), undefined);
+  assert.equal(await route('greenlight.runTests', args, () => Promise.reject(new ResponseError(-32800, 'cancelled'))), undefined);
+  await assert.rejects(
+    Promise.resolve(route('greenlight.runTests', args, () => Promise.reject(new ResponseError(-32603, 'internal error')))),
+    /internal error/,
+  );
+  assert.deepEqual(await route('greenlight.runTests', args, () => Promise.resolve({ passed: 1 })), { passed: 1 });
+});
