@@ -22,7 +22,10 @@
 # Environment: GREENLIGHT_TRIXIE_MIRROR overrides the mirror (e.g. http://host/debian).
 set -eu
 
+# The lane is Neovim 0.10 as Debian ships it (0.10.4 in trixie); a point release moving to
+# another 0.10.x is still the lane.
 want_version=0.10.4
+want_series=0.10.
 # nvim's direct dependencies in trixie that bookworm lacks or has too old (libuv 1.44, luv 1.44,
 # lpeg 1.0, tree-sitter 0.20, vterm 0.1, msgpack-c under another soname), and trixie's libc
 # (nvim needs glibc >= 2.38). libgcc-s1 comes from the system; libutf8proc3 is not needed.
@@ -44,7 +47,7 @@ skip() {
 fail() { echo "FAIL: get-nvim-0.10.sh: $*" >&2; exit 1; }
 
 cached() {
-  [ -x "$wrapper" ] && "$wrapper" --version 2>/dev/null | head -n 1 | grep -q "^NVIM v$want_version\$"
+  [ -x "$wrapper" ] && "$wrapper" --version 2>/dev/null | head -n 1 | grep -q "^NVIM v$want_series"
 }
 
 # Serialise concurrent callers; flock is util-linux (always on Debian), but do without it.
@@ -105,15 +108,17 @@ have_debs() {
 
 if ! have_debs; then
   echo "get-nvim-0.10.sh: downloading Neovim $want_version from $mirror trixie into $dest" >&2
-  if ! apt-get "$@" -q update >"$apt/update.log" 2>&1; then
+  # --error-on=any: apt-get update otherwise exits 0 when it could fetch nothing.
+  if ! apt-get "$@" -q --error-on=any update >"$apt/update.log" 2>&1; then
     cat "$apt/update.log" >&2
     skip "apt-get update of $mirror trixie failed (offline, or the mirror is unreachable)"
   fi
   # The candidate must be the version this lane is about.
   version=$(apt-cache "$@" show neovim 2>/dev/null | sed -n 's/^Version: //p' | head -n 1)
   case $version in
-    "$want_version"-*) ;;
-    *) fail "trixie's neovim is \"$version\", not $want_version" ;;
+    "$want_series"*) ;;
+    "") skip "$mirror trixie lists no neovim package" ;;
+    *) fail "trixie's neovim is \"$version\", not $want_series*" ;;
   esac
   rm -f "$dest/debs/"*.deb
   if ! (cd "$dest/debs" && apt-get "$@" -q download $packages) >"$apt/download.log" 2>&1; then
@@ -150,5 +155,5 @@ export VIMRUNTIME VIM
 exec "$root/usr/bin/$loader" --argv0 nvim --library-path "$libdir" "$root/usr/bin/nvim" "\$@"
 EOF
 chmod +x "$wrapper"
-cached || fail "$wrapper --version does not report $want_version: $("$wrapper" --version 2>&1 | head -n 3)"
+cached || fail "$wrapper --version does not report $want_series*: $("$wrapper" --version 2>&1 | head -n 3)"
 echo "$wrapper"

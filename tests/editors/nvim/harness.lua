@@ -197,7 +197,16 @@ end
 function H.wait_result(command, since, ms)
   local commands = require('greenlight.commands')
   local found
+  local seen = math.min(H.notes_mark or 0, #H.notifications)
   H.wait(ms or 20000, function()
+    -- The plugin saying the command was never sent ends the wait at once.
+    for i = seen + 1, #H.notifications do
+      local msg = H.notifications[i].msg
+      for _, never in ipairs({ 'nothing to generate here', 'offers no fix', 'no greenlight failure on this line',
+        'no greenlight server for this buffer', 'could not send' }) do
+        if msg:find(never, 1, true) then H.fail(command .. ' was not sent: ' .. msg) end
+      end
+    end
     for i = since + 1, #commands.results do
       if commands.results[i].command == command then
         found = commands.results[i]
@@ -209,8 +218,10 @@ function H.wait_result(command, since, ms)
   return found
 end
 
--- How many responses are recorded now (pass to wait_result).
+-- How many responses are recorded now (pass to wait_result); notifications from here on are
+-- watched by wait_result too.
 function H.results_mark()
+  H.notes_mark = #H.notifications
   return #require('greenlight.commands').results
 end
 

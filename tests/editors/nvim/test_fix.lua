@@ -33,12 +33,13 @@ H.run(120, function()
   vim.cmd('GreenlightRunTests')
   H.wait(60000, function() return #H.greenlight_diagnostics(bufnr) > 0 end, 'a greenlight diagnostic')
   local d = H.greenlight_diagnostics(bufnr)[1]
-  H.eq(d.lnum, 1, 'the diagnostic\'s line')
+  -- On add() (the fake puts it on the failing line, the real server on the def line).
+  H.check(d.lnum <= 1, 'the diagnostic is not on add(): ' .. vim.inspect(d))
   local published = diagnostics.for_buffer(client, bufnr)
   H.eq(#published, 1, 'raw diagnostics kept for the fix')
 
-  H.step(':GreenlightFix from column 0 (the nearest diagnostic on the line)')
-  vim.api.nvim_win_set_cursor(0, { 2, 0 })
+  H.step(':GreenlightFix from column 0 of the diagnostic\'s line (under the cursor, or the nearest)')
+  vim.api.nvim_win_set_cursor(0, { d.lnum + 1, 0 })
   local before = H.lines(bufnr)
   local mark = H.results_mark()
   vim.cmd('GreenlightFix')

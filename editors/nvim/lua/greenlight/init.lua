@@ -75,9 +75,11 @@ local function show_document(_, result, ctx)
     if result.selection and client then
       local start = result.selection.start
       local line = vim.api.nvim_buf_get_lines(bufnr, start.line, start.line + 1, false)[1] or ''
-      local col = client.offset_encoding == 'utf-8' and start.character
-        or (pcall(vim.str_byteindex, line, start.character, client.offset_encoding == 'utf-16')
-          and vim.str_byteindex(line, start.character, client.offset_encoding == 'utf-16') or 0)
+      local col = start.character
+      if client.offset_encoding ~= 'utf-8' then
+        local ok, byte = pcall(vim.str_byteindex, line, start.character, client.offset_encoding == 'utf-16')
+        col = ok and byte or #line
+      end
       pcall(vim.api.nvim_win_set_cursor, 0, { start.line + 1, col })
     end
   end

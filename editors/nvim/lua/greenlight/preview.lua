@@ -44,6 +44,8 @@ function M.render(spec)
 end
 
 local function open(lines, enter)
+  -- The float takes the keys: leave Insert mode (the user may be typing when the edit comes).
+  if vim.api.nvim_get_mode().mode:sub(1, 1) == 'i' then vim.cmd('stopinsert') end
   local buf = vim.api.nvim_create_buf(false, true)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
   vim.bo[buf].modifiable = false
