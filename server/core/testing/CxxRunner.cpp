@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/testing/AssertMessages.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/harness/Harnesses.h"
 
@@ -68,6 +69,107 @@ std::string between(const std::string& s, const std::string& open, const std::st
   return s.substr(a + open.size(), b - a - open.size());
 }
 
+// Catch2's expansion of a comparison: "lhs OP rhs", or "lhs\nOP\nrhs" when a side is long or
+// has lines. The operator is the one of the original expression; a value may itself contain
+// " OP ": the split is the first one whose left part has balanced quotes and brackets.
+struct CatchValues {
+  std::string lhs, op, rhs;
+};
+
+bool balanced(std::string_view text) {
+  int depth = 0;
+  char quote = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return depth == 0 && !quote;
+}
+
+std::optional<CatchValues> splitCatchExpansion(const std::string& original, const std::string& expanded) {
+  auto cmp = splitComparison(original);
+  if (!cmp) return std::nullopt;
+  for (const std::string& sep : {"\n" + cmp->op + "\n", " " + cmp->op + " "}) {
+    for (std::size_t pos = expanded.find(sep); pos != std::string::npos; pos = expanded.find(sep, pos + 1)) {
+      std::string lhs = expanded.substr(0, pos);
+      if (!balanced(lhs)) continue;
+      return CatchValues{lhs, cmp->op, expanded.substr(pos + sep.size())};
+    }
+  }
+  return std::nullopt;
+}
+
+// GoogleTest's failure texts: EXPECT_EQ/STREQ/DOUBLE_EQ ("Expected equality of these values:"),
+// EXPECT_NE/LT/LE/GT/GE ("Expected: (a) < (b), actual: 4 vs 2"), EXPECT_TRUE/FALSE ("Value of:"),
+// EXPECT_NEAR ("The difference between a and b is ..., where a evaluates to ...").
+std::optional<CheckDescription> describeGtestFailure(const std::string& what) {
+  std::vector<std::string> lines;
+  {
+    std::istringstream in(what);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+  }
+  auto after = [](const std::string& line, const std::string& prefix) -> std::optional<std::string> {
+    std::string t = trimmed(line);
+    if (t.rfind(prefix, 0) != 0) return std::nullopt;
+    return t.substr(prefix.size());
+  };
+  if (!lines.empty() && trimmed(lines[0]) == "Expected equality of these values:" && lines.size() >= 3) {
+    std::size_t i = 1;
+    std::string lhs = trimmed(lines[i++]), lhsValue = lhs;
+    if (i < lines.size()) {
+      if (auto v = after(lines[i], "Which is: ")) {
+        lhsValue = *v;
+        ++i;
+      }
+    }
+    if (i >= lines.size()) return std::nullopt;
+    std::string rhs = trimmed(lines[i++]), rhsValue = rhs;
+    if (i < lines.size()) {
+      if (auto v = after(lines[i], "Which is: ")) rhsValue = *v;
+    }
+    return describeComparison(lhs + " == " + rhs, "==", lhsValue, rhsValue);
+  }
+  static const std::regex binary(R"(^Expected: \((.*)\) (==|!=|<|<=|>|>=) \((.*)\), actual: (.*) vs (.*)$)");
+  std::smatch m;
+  if (!lines.empty() && std::regex_match(lines[0], m, binary)) {
+    return describeComparison(m[1].str() + " " + m[2].str() + " " + m[3].str(), m[2].str(), m[4].str(), m[5].str());
+  }
+  if (lines.size() >= 3) {
+    auto value = after(lines[0], "Value of: ");
+    auto actual = after(lines[1], "Actual: ");
+    auto expected = after(lines[2], "Expected: ");
+    if (value && actual && expected) {
+      CheckDescription d = describeValue(*value, *actual);
+      d.expected = *expected;
+      return d;
+    }
+  }
+  static const std::regex near(R"(^The difference between (.*) and (.*) is (.*), which exceeds (.*), where$)");
+  if (!lines.empty() && std::regex_match(lines[0], m, near) && lines.size() >= 3) {
+    auto a = after(lines[1], m[1].str() + " evaluates to ");
+    auto b = after(lines[2], m[2].str() + " evaluates to ");
+    if (a && b) {
+      if (!a->empty() && a->back() == ',') a->pop_back();
+      if (b->size() >= 5 && b->compare(b->size() - 5, 5, ", and") == 0) b->resize(b->size() - 5);
+      CheckDescription d;
+      d.actual = *a;
+      d.expected = *b;
+      d.message = trimmed(lines[0].substr(0, lines[0].size() - 7)) + " (" + m[1].str() + " is " + *a + ", " + m[2].str() + " is " + *b + ")";
+      return d;
+    }
+  }
+  return std::nullopt;
+}
+
 // Catch2 v2 XML reporter -> results.
 std::vector<TestResult> parseCatchXml(const std::string& xml) {
   std::vector<TestResult> out;
@@ -104,11 +206,15 @@ std::vector<TestResult> parseCatchXml(const std::string& xml) {
           } else {
             r.kind = FailureKind::Assertion;
             r.message = attr(etag, "type") + "(" + original + ") failed: " + expanded;
-            static const std::regex eq(R"(^([\s\S]*?) == ([\s\S]*)$)");
-            std::smatch m;
-            if (std::regex_match(expanded, m, eq)) {
-              r.actual = m[1].str();
-              r.expected = m[2].str();
+            if (auto values = splitCatchExpansion(original, expanded)) {
+              auto d = describeComparison(original, values->op, values->lhs, values->rhs);
+              r.message = attr(etag, "type") + ": " + d.message;
+              r.actual = d.actual;
+              r.expected = d.expected;
+            } else if (isCallExpression(original) && !expanded.empty() && expanded != original) {
+              auto d = describeValue(original, expanded);
+              r.message = attr(etag, "type") + ": " + d.message;
+              r.actual = d.actual;
             }
           }
           found = true;
@@ -161,20 +267,15 @@ std::vector<TestResult> parseGtestJson(const std::string& text) {
         r.status = TestStatus::Failed;
         r.kind = FailureKind::Assertion;
         std::string f = failures[0].value("failure", "");
-        // "file:line\nExpected equality of these values:\n  add(2, 3)\n    Which is: -1\n  5\n"
         auto nl = f.find('\n');
         std::string where = f.substr(0, nl);
         std::string what = nl == std::string::npos ? "" : f.substr(nl + 1);
         auto colon = where.rfind(':');
         if (colon != std::string::npos) r.frames.push_back({where.substr(0, colon), std::atoi(where.c_str() + colon + 1), 0, r.name});
-        static const std::regex eq(R"(Expected equality of these values:\n\s*(.*)\n(?:\s*Which is: (.*)\n)?\s*(.*)\n?(?:\s*Which is: (.*))?)");
-        std::smatch m;
-        if (std::regex_search(what, m, eq)) {
-          std::string lhs = m[1].str(), lhsVal = m[2].matched ? m[2].str() : m[1].str();
-          std::string rhs = m[3].str(), rhsVal = m[4].matched ? m[4].str() : m[3].str();
-          r.actual = lhsVal;
-          r.expected = rhsVal;
-          r.message = lhs + " returned " + lhsVal + ", expected " + rhsVal;
+        if (auto d = describeGtestFailure(what)) {
+          r.message = d->message;
+          r.actual = d->actual;
+          r.expected = d->expected;
         } else {
           std::string one = what;
           std::replace(one.begin(), one.end(), '\n', ' ');
@@ -228,6 +329,10 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
   }
   if (!plan.sourceIsTestFile && isTranslationUnit(plan.sourceFile) && !includesSource) tus.push_back(staging.toSandbox(plan.sourceFile));
   tus.push_back(staging.addHarnessFile("gl_support.cpp", harness::cxxSupport()));
+  // <assert.h> and <cassert> find greenlight's first (it includes the system one): a failed
+  // assert then reports its operands. Last of the -I directories, so a workspace's own
+  // assert.h still wins as it did.
+  const std::string includeDir = fs::path(staging.addHarnessFile("include/assert.h", harness::cxxAssertHeader())).parent_path().string();
   std::vector<std::string> libs;
   const bool catch2 = plan.framework == "catch2";
   const bool gtest = plan.framework == "gtest";
@@ -249,7 +354,7 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
   // same table right). The backtrace of a crash or throw is resolved with addr2line.
   compile.argv.insert(compile.argv.end(), {"-gdwarf-4", "-no-pie", "-fdiagnostics-color=never", "-fno-diagnostics-show-caret",
                                            "-I" + fs::path(staging.toSandbox(plan.sourceFile)).parent_path().string(),
-                                           "-I" + std::string(kSandboxSrc)});
+                                           "-I" + std::string(kSandboxSrc), "-I" + includeDir});
   compile.argv.insert(compile.argv.end(), tus.begin(), tus.end());
   compile.argv.insert(compile.argv.end(), {"-o", kBinary});
   compile.argv.insert(compile.argv.end(), libs.begin(), libs.end());
@@ -351,7 +456,12 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
   // Backtraces the support unit printed: resolve them to frames.
   std::vector<Frame> trace;
   std::string traceEvent, traceWhat;
+  std::optional<nlohmann::json> assertEvent;  // the operands of a failed assert (include/assert.h)
   for (const auto& e : errEvents.events) {
+    if (e.value("ev", "") == "assert") {
+      assertEvent = e;
+      continue;
+    }
     traceEvent = e.value("ev", "");
     traceWhat = e.value("what", "");
     std::vector<std::string> addrs;
@@ -422,6 +532,16 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
       t.status = TestStatus::Failed;
       t.kind = FailureKind::Assertion;
       t.message = "assertion failed: " + assertFailure->expression;
+      if (assertEvent && assertEvent->value("expr", "") == assertFailure->expression &&
+          assertEvent->value("line", 0) == assertFailure->line) {
+        const std::string op = assertEvent->value("op", "");
+        const std::string actual = assertEvent->value("actual", "");
+        auto d = op.empty() ? describeValue(assertFailure->expression, actual)
+                            : describeComparison(assertFailure->expression, op, actual, assertEvent->value("expected", ""));
+        t.message = "assertion failed: " + d.message;
+        t.actual = d.actual;
+        t.expected = d.expected;
+      }
       t.frames = trace;
       t.frames.push_back({map.toHost(assertFailure->file), assertFailure->line, 0, assertFailure->function});
     } else if (traceEvent == "timeout") {

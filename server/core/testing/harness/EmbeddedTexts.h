@@ -19,5 +19,8 @@ inline constexpr char kReporter[] =
 inline constexpr char kCxx[] =
 #include "cxx_support.cc.inc"
     ;
+inline constexpr char kCxxAssert[] =
+#include "cxx_assert.h.inc"
+    ;
 
 }  // namespace greenlight::core::testing::harness::embedded

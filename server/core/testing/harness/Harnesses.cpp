@@ -22,6 +22,7 @@ std::string_view unwrap(std::string_view raw, std::string_view openMarker, std::
 }
 
 using embedded::kCxx;
+using embedded::kCxxAssert;
 using embedded::kNode;
 using embedded::kPython;
 using embedded::kReporter;
@@ -35,5 +36,6 @@ std::string_view pythonHarness() { return unwrap(kPython, "\"", "\""); }
 std::string_view nodeHarness() { return unwrap(kNode, "*/", "/*"); }
 std::string_view nodeReporter() { return unwrap(kReporter, "*/", "/*"); }
 std::string_view cxxSupport() { return unwrap(kCxx, "*/", "/*"); }
+std::string_view cxxAssertHeader() { return unwrap(kCxxAssert, "*/", "/*"); }
 
 }  // namespace greenlight::core::testing::harness

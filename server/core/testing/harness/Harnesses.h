@@ -17,6 +17,7 @@ namespace greenlight::core::testing::harness {
 std::string_view pythonHarness();   // python_harness.py
 std::string_view nodeHarness();     // node_harness.js
 std::string_view nodeReporter();    // node_reporter.mjs
-std::string_view cxxSupport();      // cxx_support.cc.inc: crash/timeout backtraces for C++ tests
+std::string_view cxxSupport();      // cxx_support.cc.inc: crash/timeout backtraces, assert values
+std::string_view cxxAssertHeader(); // cxx_assert.h.inc: <assert.h> whose assert shows both sides
 
 }  // namespace greenlight::core::testing::harness
