@@ -274,6 +274,9 @@ RunResult runNode(const TestPlan& plan, const RunOptions& options, Staging& stag
   cfg["budget"] = timeLimit(options);
   std::string harness = staging.addHarnessFile("node_harness.js", harness::nodeHarness());
   std::string reporter = staging.addHarnessFile("node_reporter.mjs", harness::nodeReporter());
+  // Beside the harness, which requires them to rewrite the test files' asserts.
+  staging.addHarnessFile("node_rewrite.js", harness::nodeRewriter());
+  staging.addHarnessFile("acorn.js", harness::acornParser());
   std::string config = staging.addHarnessFile("config.json", cfg.dump());
   sandbox::Policy p = basePolicy(plan, options, staging, &*tool);
   p.argv = {tool->path, "--test-reporter=" + reporter, "--test-reporter-destination=stdout"};
