@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cctype>
+#include <regex>
+#include <sstream>
 #include <vector>
 
 namespace greenlight::core::testing {
@@ -136,7 +138,121 @@ bool isLooser(const Lexer& lx, const Token& t) {
   return false;
 }
 
+std::string trimmed(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  return std::string(s);
+}
+
+// Catch2's expansion of a comparison: "lhs OP rhs", or "lhs\nOP\nrhs" when a side is long or
+// has lines. The operator is the one of the original expression; a value may itself contain
+// " OP ": the split is the first one whose left part has balanced quotes and brackets.
+struct CatchValues {
+  std::string lhs, op, rhs;
+};
+
+bool balanced(std::string_view text) {
+  int depth = 0;
+  char quote = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return depth == 0 && !quote;
+}
+
+std::optional<CatchValues> splitCatchExpansion(std::string_view original, std::string_view expanded) {
+  auto cmp = splitComparison(original);
+  if (!cmp) return std::nullopt;
+  for (const std::string& sep : {"\n" + cmp->op + "\n", " " + cmp->op + " "}) {
+    for (std::size_t pos = expanded.find(sep); pos != std::string_view::npos; pos = expanded.find(sep, pos + 1)) {
+      std::string_view lhs = expanded.substr(0, pos);
+      if (!balanced(lhs)) continue;
+      return CatchValues{std::string(lhs), cmp->op, std::string(expanded.substr(pos + sep.size()))};
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::optional<CheckDescription> describeCatchExpansion(std::string_view original, std::string_view expanded) {
+  if (auto values = splitCatchExpansion(original, expanded)) return describeComparison(original, values->op, values->lhs, values->rhs);
+  if (isCallExpression(original) && !expanded.empty() && normalizeSpace(expanded) != normalizeSpace(original))
+    return describeValue(original, expanded);
+  return std::nullopt;
+}
+
+// GoogleTest's failure texts: EXPECT_EQ/STREQ/DOUBLE_EQ ("Expected equality of these values:"),
+// EXPECT_NE/LT/LE/GT/GE ("Expected: (a) < (b), actual: 4 vs 2"), EXPECT_TRUE/FALSE ("Value of:"),
+// EXPECT_NEAR ("The difference between a and b is ..., where a evaluates to ...").
+std::optional<CheckDescription> describeGtestFailure(std::string_view text) {
+  std::vector<std::string> lines;
+  {
+    std::istringstream in{std::string(text)};
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+  }
+  auto after = [](const std::string& line, const std::string& prefix) -> std::optional<std::string> {
+    std::string t = trimmed(line);
+    if (t.rfind(prefix, 0) != 0) return std::nullopt;
+    return t.substr(prefix.size());
+  };
+  if (!lines.empty() && trimmed(lines[0]) == "Expected equality of these values:" && lines.size() >= 3) {
+    std::size_t i = 1;
+    std::string lhs = trimmed(lines[i++]), lhsValue = lhs;
+    if (i < lines.size()) {
+      if (auto v = after(lines[i], "Which is: ")) {
+        lhsValue = *v;
+        ++i;
+      }
+    }
+    if (i >= lines.size()) return std::nullopt;
+    std::string rhs = trimmed(lines[i++]), rhsValue = rhs;
+    if (i < lines.size()) {
+      if (auto v = after(lines[i], "Which is: ")) rhsValue = *v;
+    }
+    return describeComparison(lhs + " == " + rhs, "==", lhsValue, rhsValue);
+  }
+  static const std::regex binary(R"(^Expected: \((.*)\) (==|!=|<|<=|>|>=) \((.*)\), actual: (.*) vs (.*)$)");
+  std::smatch m;
+  if (!lines.empty() && std::regex_match(lines[0], m, binary)) {
+    return describeComparison(m[1].str() + " " + m[2].str() + " " + m[3].str(), m[2].str(), m[4].str(), m[5].str());
+  }
+  if (lines.size() >= 3) {
+    auto value = after(lines[0], "Value of: ");
+    auto actual = after(lines[1], "Actual: ");
+    auto expected = after(lines[2], "Expected: ");
+    if (value && actual && expected) {
+      CheckDescription d = describeValue(*value, *actual);
+      d.expected = *expected;
+      return d;
+    }
+  }
+  static const std::regex near(R"(^The difference between (.*) and (.*) is (.*), which exceeds (.*), where$)");
+  if (!lines.empty() && std::regex_match(lines[0], m, near) && lines.size() >= 3) {
+    auto a = after(lines[1], m[1].str() + " evaluates to ");
+    auto b = after(lines[2], m[2].str() + " evaluates to ");
+    if (a && b) {
+      if (!a->empty() && a->back() == ',') a->pop_back();
+      if (b->size() >= 5 && b->compare(b->size() - 5, 5, ", and") == 0) b->resize(b->size() - 5);
+      CheckDescription d;
+      d.actual = *a;
+      d.expected = *b;
+      d.message = trimmed(lines[0].substr(0, lines[0].size() - 7)) + " (" + m[1].str() + " is " + *a + ", " + m[2].str() + " is " + *b + ")";
+      return d;
+    }
+  }
+  return std::nullopt;
+}
 
 std::string normalizeSpace(std::string_view text) {
   std::string out;

@@ -42,6 +42,14 @@ CheckDescription describeComparison(std::string_view expression, std::string_vie
 // A failed `expression` whose value was `actual` (a bare call that returned a falsy value).
 CheckDescription describeValue(std::string_view expression, std::string_view actual);
 
+// Catch2: a failed check as written (<Original>) and its expansion (<Expanded>, "3 == 2", or
+// "lhs\n==\nrhs" when a side is long). nullopt when the expansion cannot be split.
+std::optional<CheckDescription> describeCatchExpansion(std::string_view original, std::string_view expanded);
+
+// GoogleTest: a failure's text after its "file:line" line: EXPECT_EQ/STREQ/DOUBLE_EQ, NE/LT/LE/
+// GT/GE, TRUE/FALSE and NEAR. nullopt for other texts.
+std::optional<CheckDescription> describeGtestFailure(std::string_view text);
+
 // Collapses whitespace runs to one space and trims (Python's " ".join(text.split())).
 std::string normalizeSpace(std::string_view text);
 
