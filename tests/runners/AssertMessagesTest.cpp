@@ -45,11 +45,15 @@ TEST_CASE("splitComparison finds the one top-level comparison") {
   CHECK(split("x = y == z") == "-");
   CHECK(split("c ? a == b : d") == "-");
   CHECK(split("x.operator==(y)") == "-");
-  CHECK(split("(a == b)") == "-");
+  // Parentheses around the whole expression do not count; around an operand they stay.
+  CHECK(split("(a == b)") == "a | == | b");
+  CHECK(split(" ((f(x) == \"s\")) ") == "f(x) | == | \"s\"");
+  CHECK(split("(a) == (b)") == "(a) | == | (b)");
+  CHECK(split("(a, b) == c") == "(a, b) | == | c");
 }
 
 TEST_CASE("isCallExpression: a named call, the shape Python's harness says 'returned' for") {
-  for (const char* yes : {"f(x)", "s.size()", "std::max<int>(a, b)", "g(x).h()", "a->b(c)", "::f()", "ns::C::make(1, {2, 3})",
+  for (const char* yes : {"f(x)", "(f(x))", "s.size()", "std::max<int>(a, b)", "g(x).h()", "a->b(c)", "::f()", "ns::C::make(1, {2, 3})",
                           "obj.template get<0>()", "v[0].f()"}) {
     INFO(yes);
     CHECK(isCallExpression(yes));

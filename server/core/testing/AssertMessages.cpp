@@ -183,6 +183,33 @@ std::optional<CatchValues> splitCatchExpansion(std::string_view original, std::s
   return std::nullopt;
 }
 
+// Drops parentheses around the whole expression ("((a == b))" -> "a == b"), as Python's ast
+// ignores them; "(a) == (b)" keeps its own.
+std::string_view withoutOuterParens(std::string_view e) {
+  while (true) {
+    while (!e.empty() && std::isspace(static_cast<unsigned char>(e.front()))) e.remove_prefix(1);
+    while (!e.empty() && std::isspace(static_cast<unsigned char>(e.back()))) e.remove_suffix(1);
+    if (e.size() < 2 || e.front() != '(' || e.back() != ')') return e;
+    Lexer lx(e);
+    int depth = 0;
+    std::size_t close = 0;
+    for (std::size_t i = 0;;) {
+      Token t = lx.next(i);
+      if (t.type == TokenType::End) break;
+      i = t.end;
+      if (lx.is(t, "(") || lx.is(t, "[") || lx.is(t, "{")) ++depth;
+      if (lx.is(t, ")") || lx.is(t, "]") || lx.is(t, "}")) {
+        if (--depth == 0) {
+          close = t.begin;
+          break;
+        }
+      }
+    }
+    if (close != e.size() - 1) return e;
+    e = e.substr(1, e.size() - 2);
+  }
+}
+
 }  // namespace
 
 std::optional<CheckDescription> describeCatchExpansion(std::string_view original, std::string_view expanded) {
@@ -270,6 +297,7 @@ std::string normalizeSpace(std::string_view text) {
 }
 
 std::optional<Comparison> splitComparison(std::string_view expression) {
+  expression = withoutOuterParens(expression);
   Lexer lx(expression);
   int depth = 0;
   std::vector<Token> found;
@@ -321,6 +349,7 @@ std::optional<Comparison> splitComparison(std::string_view expression) {
 }
 
 bool isCallExpression(std::string_view expression) {
+  expression = withoutOuterParens(expression);
   Lexer lx(expression);
   std::size_t i = 0;
   Token t = lx.next(i);
@@ -395,7 +424,7 @@ CheckDescription describeComparison(std::string_view expression, std::string_vie
 CheckDescription describeValue(std::string_view expression, std::string_view actual) {
   CheckDescription d;
   d.actual = std::string(actual);
-  const std::string shown = normalizeSpace(expression);
+  const std::string shown = normalizeSpace(withoutOuterParens(expression));
   d.message = isCallExpression(shown) ? shown + " returned " + d.actual : shown + ": got " + d.actual;
   return d;
 }

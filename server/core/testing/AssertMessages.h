@@ -23,8 +23,9 @@ struct Comparison {
 };
 
 // The expression's one top-level comparison (outside parentheses, brackets, braces, string and
-// character literals and template arguments); nullopt when there is none or more than one, or
-// when a looser operator (&&, ||, ?:, =, comma) is at the top level. `not_eq` reads as "!=".
+// character literals and template arguments; parentheses around the whole are ignored); nullopt
+// when there is none or more than one, or when a looser operator (&&, ||, ?:, =, comma) is at the
+// top level. `not_eq` reads as "!=".
 std::optional<Comparison> splitComparison(std::string_view expression);
 
 // A call of a name, a member or a qualified name, possibly with template arguments and a chain of

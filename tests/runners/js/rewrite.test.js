@@ -228,3 +228,18 @@ test('positions inside inserted text map to the assert call', () => {
   assert.deepEqual(rewriter.mapPosition(result, 1, 9), {line: 1, column: 9});
   assert.equal(rewriter.offsetOf(result, 1, 9), 8);
 });
+
+test('names passed to calls are recorded where the program reads them', () => {
+  const {result, after} = same(PRELUDE + 'const xs = [1, 2]; let solution = 5;\n' +
+    'console.assert(Math.abs(g(solution)[0] - f(xs.length)) > 9);\n' +
+    'const o = {solution}; console.assert(typeof missing === "undefined" && f(undefined) !== 0);');
+  const site = result.sites[0];
+  // The left operand (the Math.abs call) is recorded as the operand itself.
+  assert.deepEqual(site.calls, ['g(solution)', 'solution', 'f(xs.length)']);
+  assert.deepEqual(site.names, [1]);
+  const ev = after.rt.evaluations[0];
+  assert.equal(ev.calls.get(1), 5);
+  assert.deepEqual(result.sites[1].names, [], 'undefined is not worth showing');
+  // A name read before its declaration throws where it did.
+  same(PRELUDE + 'console.assert(f(later) === 1);\nlet later = 1;');
+});

@@ -259,13 +259,17 @@ function siteMessage(rec) {
   } else {
     out.message = site.kind === 'console' ? `${site.callee}(${site.argument}) failed` : null;
   }
-  // Like power-assert: what the calls inside returned (those that ran), beyond the one shown.
+  // Like power-assert: what the calls inside returned (those that ran), beyond the one shown,
+  // then the names passed to them; three at most.
   const inner = [];
-  site.calls.forEach((src, k) => {
-    if (!frame.calls.has(k) || src === shownCall || src === site.right || inner.length >= 3) return;
-    if (inner.some((x) => x.startsWith(src + ' returned'))) return;
-    inner.push(`${src} returned ${show(frame.calls.get(k))}`);
-  });
+  const names = new Set(site.names || []);
+  for (const pass of [false, true]) {
+    site.calls.forEach((src, k) => {
+      if (names.has(k) !== pass || !frame.calls.has(k) || src === shownCall || src === site.right) return;
+      if (inner.length >= 3 || inner.some((x) => x.startsWith(src + ' '))) return;
+      inner.push(`${src} ${pass ? 'is' : 'returned'} ${show(frame.calls.get(k))}`);
+    });
+  }
   out.inner = inner;
   return out;
 }

@@ -34,7 +34,9 @@ const COMPARISONS = new Set(['===', '==', '!==', '!=', '<', '<=', '>', '>=']);
 // recorded (and the calls inside it), nothing else changes.
 const ASSERT_METHODS = new Set(['strictEqual', 'deepStrictEqual', 'equal', 'deepEqual', 'notStrictEqual',
   'notDeepStrictEqual', 'notEqual', 'notDeepEqual', 'match', 'doesNotMatch', 'partialDeepStrictEqual']);
-const MAX_CALLS = 12;  // inner calls recorded per assert
+const MAX_CALLS = 12;  // inner calls (and names) recorded per assert
+// Names whose value says nothing, or that cannot be wrapped.
+const UNSHOWN_NAMES = new Set(['undefined', 'NaN', 'Infinity', 'arguments', 'eval']);
 
 function isFunctionLike(node) {
   return node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression' ||
@@ -185,13 +187,16 @@ function rewrite(acorn, source, options) {
 
   // The calls inside `node` whose values are worth showing: not inside functions, classes or
   // optional chains (a chain is recorded whole), not assignment targets, not super(...); an
-  // awaited call is recorded after the await (its value, not the promise). `skip` is the
-  // operand itself, recorded by its own wrapper. Wrappers nest: `depth` orders them.
+  // awaited call is recorded after the await (its value, not the promise). Also the plain names
+  // passed to those calls (`poly(coeffs, solution)`: solution's value), read where the program
+  // reads them. `skip` is the operand itself, recorded by its own wrapper. Wrappers nest:
+  // `depth` orders them.
   function innerCalls(node, site, skip, depth) {
-    const record = (n, dep) => {
+    const record = (n, dep, isName) => {
       if (n === skip || site.calls.length >= MAX_CALLS) return false;
       const k = site.calls.length;
       site.calls.push(text(n));
+      if (isName) site.names.push(k);
       wrap(n, `${HELPER}.v(${site.id},${k},(`, '))', dep, site);
       return true;
     };
@@ -207,6 +212,13 @@ function rewrite(acorn, source, options) {
     };
     const visit = (n, parent, key, dep) => {
       if (isFunctionLike(n)) return;
+      if (n.type === 'Identifier') {
+        if (key === 'arguments' && (parent.type === 'CallExpression' || parent.type === 'NewExpression') &&
+            !UNSHOWN_NAMES.has(n.name) && !site.calls.includes(n.name)) {
+          record(n, dep, true);
+        }
+        return;
+      }
       if (n.type === 'ChainExpression') {
         if (n.expression.type === 'CallExpression') record(n, dep);
         return;
@@ -242,7 +254,8 @@ function rewrite(acorn, source, options) {
       argument: text(first),
       argumentIsCall: isCallForm(first),
       hasMessage: call.arguments.length > 1,
-      calls: [],
+      calls: [],   // source texts of the recorded inner calls and names, by record index
+      names: [],   // the indexes in `calls` that are names
     };
     sites.push(site);
     wrap(first, `${HELPER}.e(${HELPER}.b(${id}),`, ')', 0, site);
