@@ -24,6 +24,7 @@ const fs = require('fs');
 const path = require('path');
 const util = require('util');
 const Module = require('module');
+const {pathToFileURL, fileURLToPath} = require('url');
 
 function emit(obj) {
   fs.writeSync(1, '\n\x1eGL ' + JSON.stringify(obj) + '\n');
@@ -39,19 +40,25 @@ const rewritten = new Map();  // file -> rewrite result
 const sites = [];             // assert id -> {file, site, stack: [], last}
 const byLine = new Map();     // "file:line" -> [site records]
 
+// The rewritten text of a test file, or null to run it as written: nothing to rewrite, a text
+// that does not parse, or anything going wrong in here (the rewriting must never break a run).
 function rewriteFile(file, source, isModule) {
+  const known = rewritten.get(file);
+  if (known) return known.original === source ? known.code : null;
   // Only files that can hold an assert pay for the parser.
   if (!/assert|Equal|match/i.test(source)) return null;
-  if (!acorn) acorn = require('./acorn.js');
-  const result = rewriter.rewrite(acorn, source, {module: isModule, firstId: sites.length});
-  if (!result) return null;
-  // The rewritten text must parse too; if not, run the original (never break a run).
+  let result;
   try {
+    if (!acorn) acorn = require('./acorn.js');
+    result = rewriter.rewrite(acorn, source, {module: isModule, firstId: sites.length});
+    if (!result) return null;
+    // The rewritten text must parse too.
     acorn.parse(result.code, {ecmaVersion: 'latest', sourceType: isModule ? 'module' : 'script',
       allowReturnOutsideFunction: !isModule, allowHashBang: true, allowAwaitOutsideFunction: isModule});
   } catch (e) {
     return null;
   }
+  result.original = source;
   rewritten.set(file, result);
   for (const site of result.sites) {
     const record = {file, site, stack: [], last: null};
@@ -113,8 +120,8 @@ Object.defineProperty(globalThis, rewriter.HELPER, {value: runtime, enumerable: 
 const cjsTests = new Set();
 const compile = Module.prototype._compile;
 Module.prototype._compile = function greenlightCompile(content, filename) {
-  if (cjsTests.has(filename) && !rewritten.has(filename)) {
-    const code = rewriteFile(filename, String(content), false);
+  if (cjsTests.has(filename) && typeof content === 'string') {
+    const code = rewriteFile(filename, content, false);
     if (code !== null) return compile.call(this, code, filename);
   }
   return compile.call(this, content, filename);
@@ -160,16 +167,15 @@ function prepareRewrites(files) {
       continue;
     }
     const code = rewriteFile(file, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, true);
-    if (code !== null) sources['file://' + file] = code;
+    if (code !== null) sources[pathToFileURL(file).href] = code;
   }
-  if (Object.keys(sources).length && typeof Module.register === 'function') {
-    try {
-      Module.register('data:text/javascript,' + encodeURIComponent(ESM_HOOKS), {data: {sources}});
-    } catch (e) {
-      for (const file of Object.keys(sources)) rewritten.delete(file.slice('file://'.length));
-    }
-  } else {
-    for (const url of Object.keys(sources)) rewritten.delete(url.slice('file://'.length));
+  if (!Object.keys(sources).length) return;
+  try {
+    if (typeof Module.register !== 'function') throw new Error('no module.register (node < 20.6)');
+    Module.register('data:text/javascript,' + encodeURIComponent(ESM_HOOKS), {data: {sources}});
+  } catch (e) {
+    // Served as written: forget the rewrites so stack positions are not mapped.
+    for (const url of Object.keys(sources)) rewritten.delete(fileURLToPath(url));
   }
 }
 
@@ -177,10 +183,18 @@ function prepareRewrites(files) {
 function parseFrames(stack) {
   const frames = [];
   for (const line of String(stack || '').split('\n')) {
-    const m = /^\s*at (?:(.*?) \()?(?:file:\/\/)?(\/[^()]*?):(\d+):(\d+)\)?\s*$/.exec(line);
+    const m = /^\s*at (?:(.*?) \()?(file:\/\/)?(\/[^()]*?):(\d+):(\d+)\)?\s*$/.exec(line);
     if (!m) continue;
-    if (m[2].startsWith(HARNESS_DIR) || m[2].startsWith('node:')) continue;
-    const frame = {file: m[2], line: Number(m[3]), column: Number(m[4]), function: m[1] || ''};
+    let file = m[3];
+    if (m[2]) {
+      try {
+        file = fileURLToPath('file://' + file);  // ES modules: a URL, percent-encoded
+      } catch (e) {
+        // keep the text as it is
+      }
+    }
+    if (file.startsWith(HARNESS_DIR) || file.startsWith('node:')) continue;
+    const frame = {file, line: Number(m[4]), column: Number(m[5]), function: m[1] || ''};
     const r = rewritten.get(frame.file);
     if (r) {
       const mapped = rewriter.mapPosition(r, frame.line, frame.column);
@@ -437,7 +451,7 @@ async function main() {
     const t0 = process.hrtime.bigint();
     let res = {status: 'passed', message: ''};
     try {
-      if (isEsm(file)) await import('file://' + file);
+      if (isEsm(file)) await import(pathToFileURL(file).href);
       else require(file);
     } catch (err) {
       res = describe(err);
