@@ -130,6 +130,23 @@ TEST_CASE("javascript: ES modules, a user's own assert(), exact columns after as
   REQUIRE(d);
   CHECK(d->code == "test-failed");
 
+  // node:test in an ES module, node:assert/strict.
+  ws.write("u.test.mjs",
+           "import test from 'node:test';\n"
+           "import assert from 'node:assert/strict';\n"
+           "import { shout } from './u.mjs';\n"
+           "test('strict', () => { assert.equal(shout('c'), 'C'); });\n"
+           "test('ok', () => { assert.ok(shout('d') === 'D'); });\n");
+  o = runIn(src, std::nullopt, 30);
+  INFO(describe(o.result));
+  auto* strict = find(o.result, "strict");
+  REQUIRE(strict);
+  CHECK(strict->message == "AssertionError: shout('c') returned 'C?', expected 'C'");
+  auto* ok = find(o.result, "ok");
+  REQUIRE(ok);
+  CHECK(ok->message == "AssertionError: shout('d') returned 'D?', expected 'D'");
+  CHECK(diagAt(o.result, test, 5));
+
   // An exception inside an operand, after astral characters on the same line: the column is the
   // one V8 gives for the unrewritten file (UTF-16 code units).
   ws.write("u.test.mjs",
