@@ -168,6 +168,27 @@ TEST_CASE("javascript: ES modules, a user's own assert(), exact columns after as
   CHECK(found);
 }
 
+TEST_CASE("javascript: evaluations of one assert that interleave at an await show no values rather than mixed ones") {
+  TempWorkspace ws;
+  auto src = ws.write("m.js", "const later = (ms, v) => new Promise((r) => setTimeout(() => r(v), ms));\nmodule.exports = { later };\n");
+  ws.write("m.test.js",
+           "const test = require('node:test');\n"
+           "const { later } = require('./m');\n"
+           "async function check(x, ms) { console.assert(await later(ms, x) === 1); }\n"
+           "test('apart', async () => { await check(1, 1); await check(2, 1); });\n"
+           "test('together', async () => { await Promise.all([check(2, 5), check(1, 40)]); });\n");
+  auto o = runIn(src, std::nullopt, 30);
+  INFO(describe(o.result));
+  auto* apart = find(o.result, "apart");
+  REQUIRE(apart);
+  CHECK(apart->message == "await later(ms, x) returned 2, expected 1; ms is 1; x is 2");
+  auto* together = find(o.result, "together");
+  REQUIRE(together);
+  CHECK(together->status == TestStatus::Failed);
+  CHECK(together->message == "console.assert(await later(ms, x) === 1) failed");
+  CHECK(together->actual.empty());
+}
+
 TEST_CASE("javascript: a test file that does not parse still runs and reports its syntax error") {
   TempWorkspace ws;
   auto src = ws.write("m.js", "module.exports = { one: () => 1 };\n");

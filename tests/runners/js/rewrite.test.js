@@ -191,6 +191,12 @@ test('node:assert methods: the first argument and the calls inside it are record
   assert.deepEqual(plain([...after.rt.evaluations[0].calls.values()]), [[1, 1]]);
 });
 
+test('asserts that can suspend (await, yield) are marked', () => {
+  const result = rewriter.rewrite(acorn, 'async function t() { console.assert(await f(1) === 2); ' +
+    'console.assert(f(2) === 3); console.assert([1].map(async (x) => await x).length === 1); }', {});
+  assert.deepEqual(result.sites.map((s) => s.suspends), [true, false, false]);
+});
+
 test('ES modules: top-level await, import, export', () => {
   const source = 'import x from "y";\nexport const z = 1;\nconsole.assert(await f(1) === 2);\n';
   const result = rewriter.rewrite(acorn, source, {module: true, firstId: 5});

@@ -75,8 +75,13 @@ function rewriteFile(file, source, isModule) {
 const runtime = {
   b(id) {
     const rec = sites[id];
-    const frame = {id, calls: new Map(), hasLeft: false, hasRight: false};
+    const frame = {id, calls: new Map(), hasLeft: false, hasRight: false, ambiguous: false};
     if (rec) {
+      // Another evaluation still open across an await: whose operand is whose is unknown.
+      if (rec.site.suspends && rec.stack.length) {
+        for (const f of rec.stack) f.ambiguous = true;
+        frame.ambiguous = true;
+      }
       rec.stack.push(frame);
       if (rec.stack.length > 256) rec.stack.shift();
     }
@@ -234,7 +239,7 @@ function siteAt(frame) {
 function failedSite(frames) {
   for (let i = frames.length - 1; i >= 0; i--) {
     const rec = siteAt(frames[i]);
-    if (rec) return rec.last && !rec.last.ok ? Object.assign({}, rec, {frameIndex: i}) : null;
+    if (rec) return rec.last && !rec.last.ok && !rec.last.ambiguous ? Object.assign({}, rec, {frameIndex: i}) : null;
   }
   return null;
 }

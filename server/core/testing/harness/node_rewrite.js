@@ -23,7 +23,9 @@ R"GLJS(
 //    computes it. Calls inside functions, classes and optional chains are left alone.
 //  - `__greenlightAssert` (defined by the harness) holds the records: b(id) opens a record for an
 //    evaluation of assert `id`, l/r keep the left and right operands, v one inner call's value, and
-//    e closes the record with the argument's value and passes it on to the assert.
+//    e closes the record with the argument's value and passes it on to the assert. Records nest
+//    (recursion) but cannot tell apart two evaluations that interleave at an await: such sites
+//    are marked `suspends`.
 //
 // Columns and offsets are JavaScript string indices (UTF-16 code units), as V8 reports them.
 'use strict';
@@ -134,6 +136,13 @@ function openParen(source, call) {
     }
   }
   return call.callee.end;
+}
+
+// Does `node` suspend (await, yield) outside the functions it contains?
+function suspends(node) {
+  if (node.type === 'AwaitExpression' || node.type === 'YieldExpression') return true;
+  if (isFunctionLike(node)) return false;
+  return childNodes(node).some(suspends);
 }
 
 function isCallForm(node) {
@@ -256,6 +265,9 @@ function rewrite(acorn, source, options) {
       hasMessage: call.arguments.length > 1,
       calls: [],   // source texts of the recorded inner calls and names, by record index
       names: [],   // the indexes in `calls` that are names
+      // An await or yield in the argument: two evaluations of this assert can interleave, and
+      // the records (kept per assert, not per evaluation) may mix; the harness then shows none.
+      suspends: suspends(first),
     };
     sites.push(site);
     wrap(first, `${HELPER}.e(${HELPER}.b(${id}),`, ')', 0, site);
