@@ -134,6 +134,27 @@ def _gl_perturb(value):
     return None
 )";
 
+// The wrong-return sentinels (see Corpus.h: kWrongValuePattern). JavaScript: from the call's
+// arguments; C++: from the value the solution computed (one line: it replaces line 2). Numbers
+// are 7775000 + N, N < 1000, so a test that subtracts the expected value (abs(f(x) - 2.5) < eps)
+// still shows 777xxxx.
+const char kJsSentinel[] =
+    "const _glHash = (a) => { let h = 0, t = ''; try { t = JSON.stringify(a) || ''; } catch (e) { t = String(a); }\n"
+    "  for (let i = 0; i < t.length; i++) h = (h * 31 + t.charCodeAt(i)) % 10000; return h; };\n"
+    "const _glWrong = (v, a) => { const h = _glHash(a);\n"
+    "  if (typeof v === 'boolean') return !v;\n"
+    "  if (typeof v === 'number') return 7775000 + h % 1000;\n"
+    "  if (typeof v === 'string') return 'gl-wrong-' + h;\n"
+    "  if (Array.isArray(v)) return ['gl-wrong-' + h];\n"
+    "  return {sentinel: 'gl-wrong-' + h}; };\n";
+
+const char kCxxSentinel[] =
+    "inline bool gl_wrong(bool v) { return !v; } "
+    "inline std::string gl_wrong(const std::string& v) { std::size_t h = 0; for (char c : v) h = (h * 31 + static_cast<unsigned char>(c)) % 10000; return \"gl-wrong-\" + std::to_string(h); } "
+    "inline std::string gl_wrong(const char* v) { return gl_wrong(std::string(v)); } "
+    "template <class T, class = typename std::enable_if<std::is_arithmetic<T>::value>::type> T gl_wrong(T v) { "
+    "return static_cast<T>(7775000 + static_cast<long long>(v < 0 ? -v : v) % 1000); }";
+
 }  // namespace
 
 Problem fromHumanEval(const nlohmann::json& r) {
@@ -231,7 +252,8 @@ Problem fromHumanEvalXCpp(const nlohmann::json& r) {
   if (std::regex_search(decl, m, sig)) {
     p.entry = m[2].str();
     std::string type = m[1].str();
-    p.wrongReturnSupported = type == "int" || type == "long" || type == "long long" || type == "float" || type == "double" || type == "bool";
+    p.wrongReturnSupported = type == "int" || type == "long" || type == "long long" || type == "float" || type == "double" ||
+                             type == "bool" || type == "string";
   } else {
     p.wrongReturnSupported = false;
   }
@@ -252,10 +274,11 @@ Problem fromHumanEvalXJs(const nlohmann::json& r) {
     std::string n = (*it)[2].str();
     if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
   }
-  std::smatch m;
+  // The entry is the last function the declaration opens (helpers such as isPalindrome or
+  // encodeCyclic come before it).
   std::regex decl(R"((?:const|let|var|function)\s+([A-Za-z_$][\w$]*)\s*(?:=|\())");
   const std::string d = r.at("declaration").get<std::string>();
-  if (std::regex_search(d, m, decl)) p.entry = m[1].str();
+  for (std::sregex_iterator it(d.begin(), d.end(), decl), end; it != end; ++it) p.entry = (*it)[1].str();
   std::string exports;
   for (const auto& n : names) exports += (exports.empty() ? "" : ", ") + n;
   p.source = trimRight(src) + "\n\nmodule.exports = { " + exports + " };\n";
@@ -264,6 +287,25 @@ Problem fromHumanEvalXJs(const nlohmann::json& r) {
   p.bodyLine = line;
   p.indent = indent.empty() ? "  " : indent;
   return p;
+}
+
+bool entryInAssert(const Problem& p) {
+  // Each assert call's parenthesized argument list, however many lines it spans.
+  static const std::regex assertCall(R"(\bassert\w*\s*\()");
+  const std::regex call("\\b" + p.entry + "\\s*\\(");
+  const std::string& t = p.test;
+  for (std::sregex_iterator it(t.begin(), t.end(), assertCall), end; it != end; ++it) {
+    std::size_t open = static_cast<std::size_t>(it->position(0) + it->length(0)) - 1;
+    int depth = 0;
+    std::size_t close = open;
+    for (; close < t.size(); ++close) {
+      if (t[close] == '(') ++depth;
+      if (t[close] == ')' && --depth == 0) break;
+    }
+    const std::string args = t.substr(open, close - open);
+    if (std::regex_search(args, call)) return true;
+  }
+  return false;
 }
 
 Case makeCase(const Problem& p, Variant v) {
@@ -298,19 +340,20 @@ Case makeCase(const Problem& p, Variant v) {
         c.source = trimRight(p.source) + "\n" + kPythonPerturb + "\n\n_gl_original = " + p.entry + "\n\n\ndef " + p.entry +
                    "(*args, **kwargs):\n    return _gl_perturb(_gl_original(*args, **kwargs))\n";
       } else if (js) {
-        c.source = trimRight(p.source) +
-                   "\nconst _glPerturb = (v) => typeof v === 'boolean' ? !v : typeof v === 'number' ? v + 1 : "
-                   "typeof v === 'string' ? v + 'x' : Array.isArray(v) ? v.concat(v.length ? [v[0]] : [0]) : v === null ? 0 : 'x';\n"
-                   "module.exports." + p.entry + " = (...a) => _glPerturb(" + p.entry + "(...a));\n";
+        // A sentinel computed at run time from the arguments, of the reference value's type, that
+        // a failure must show: numbers 777xxxx, strings/arrays/objects "gl-wrong-N", booleans flipped.
+        c.source = trimRight(p.source) + "\n" + kJsSentinel + "module.exports." + p.entry + " = (...a) => _glWrong(" + p.entry +
+                   "(...a), a);\n";
       } else {
-        // Numeric/bool returns only: every `return X;` of the solution becomes wrong; the helper
-        // replaces the reserved second line so no line moves.
+        // Numeric, bool and string returns: every `return X;` of the solution returns a sentinel
+        // computed from X at run time (numbers 777xxxx, strings "gl-wrong-N", booleans flipped);
+        // the helper replaces the reserved second line so no line moves.
         std::string out;
         std::istringstream in(p.source);
         std::string l;
         std::regex ret(R"(\breturn\s+([^;]+);)");
         for (int i = 1; std::getline(in, l); ++i) {
-          if (i == 2) l = "inline bool gl_wrong(bool v) { return !v; } template <class T> T gl_wrong(T v) { return v + 1; }";
+          if (i == 2) l = kCxxSentinel;
           else if (i >= p.bodyLine) l = std::regex_replace(l, ret, "return gl_wrong($1);");
           out += l + "\n";
         }

@@ -45,4 +45,13 @@ Problem fromMbpp(const nlohmann::json& record);
 
 Case makeCase(const Problem& p, Variant v);
 
+// What a JavaScript or C++ wrong-return mutant returns instead of the reference value: numbers
+// 7775000 + N (N < 1000), strings (and arrays/objects in JavaScript) carrying "gl-wrong-N",
+// booleans flipped; N is computed at run time. A failure that shows the value matches this.
+inline constexpr char kWrongValuePattern[] = R"((gl-wrong-\d+|777\d{4}))";
+
+// Does some assert line of the test call the entry itself? (Else the test asserts on something
+// computed from its value in an earlier statement: `x = f(c); assert(g(c, x) < eps)`.)
+bool entryInAssert(const Problem& p);
+
 }  // namespace greenlight::corpus

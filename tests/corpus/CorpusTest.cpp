@@ -12,11 +12,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <thread>
 #include <sstream>
 
 #include "Corpus.h"
+#include "core/testing/RunJson.h"
 #include "core/testing/TestService.h"
 
 using namespace greenlight::corpus;
@@ -73,6 +75,39 @@ std::string describe(const t::RunResult& r) {
   return s;
 }
 
+// A JavaScript or C++ wrong-return mutant's failure must show the value it returned (a sentinel
+// computed at run time: kWrongValuePattern, or a flipped boolean) in the diagnostic's message
+// and in `run --json`: the test's message and actual, the diagnostic's data.actual.
+//
+// When no assert calls the entry (the test asserts on a value computed from the mutant's in an
+// earlier statement), the assertion's own actual value must show instead.
+std::string showsValue(const t::RunResult& r, const t::Diagnostic& d, bool direct) {
+  static const std::regex sentinel(kWrongValuePattern);
+  const std::string test = d.data.value("test", "");
+  const t::TestResult* failed = nullptr;
+  for (const auto& x : r.tests)
+    if (x.name == test && x.status != t::TestStatus::Passed) failed = &x;
+  if (!failed) return "no failed test named " + test;
+  // A boolean cannot carry a mark: it shows as a value the message names ("returned false",
+  // "...: false == true is false"), of the operand or of a call inside it.
+  static const std::regex flipped(R"(\breturned (true|false)\b|: (true|false) (===|==|!==|!=|<=|>=|<|>) )");
+  auto shows = [&](const std::string& message) {
+    return std::regex_search(message, sentinel) || std::regex_search(message, flipped) ||
+           (!direct && !failed->actual.empty() && message.find(failed->actual) != std::string::npos);
+  };
+  if (failed->actual.empty()) return "no actual value: " + d.message;
+  if (!shows(d.message)) return "the diagnostic does not show the returned value: " + d.message;
+  if (d.data.value("actual", "") != failed->actual) return "the diagnostic's data.actual differs from the test's";
+  const auto json = t::runResultToJson(r);
+  for (const auto& x : json["tests"]) {
+    if (x.value("name", "") != test) continue;
+    if (x.value("actual", "") != failed->actual || !shows(x.value("message", "")))
+      return "run --json does not show the returned value: " + x.dump();
+    return "";
+  }
+  return "run --json lacks the test " + test;
+}
+
 // Checks one finished case against what its variant must produce; "" when as expected.
 std::string verify(const Job& j, const t::RunOutcome& o, bool mustFail) {
   const auto& r = o.result;
@@ -98,12 +133,15 @@ std::string verify(const Job& j, const t::RunOutcome& o, bool mustFail) {
       return hasDiag("timeout", j.sourcePath, j.c.expectedLine) ? "" : "no timeout at the injected line " + std::to_string(j.c.expectedLine);
     case Variant::WrongReturn: {
       if (bad == 0) return "a wrong return value passed";
-      // The assertion that caught it, in the test file, on a line that asserts; or the check
-      // choking on the wrong value (a runtime error raised in the test file).
+      // The assertion that caught it, in the test file, on a line that asserts; or (Python) the
+      // check choking on the wrong value (a runtime error raised in the test file).
       for (const auto& d : r.diagnostics) {
         if (d.file != j.testPath) continue;
-        if (d.code == "test-failed" && lineOf(j.c.problem.test, d.line).find("assert") != std::string::npos) return "";
-        if (d.code == "runtime-error") return "";
+        if (d.code == "test-failed" && lineOf(j.c.problem.test, d.line).find("assert") != std::string::npos)
+          return j.c.problem.lang == Lang::Python ? "" : showsValue(r, d, entryInAssert(j.c.problem));
+        if (d.code == "runtime-error") {
+          return j.c.problem.lang == Lang::Python ? "" : "the wrong value raised an error; no assertion showed it: " + d.message;
+        }
       }
       return "no test-failed diagnostic on an assert line of the test file";
     }
@@ -160,11 +198,18 @@ void runSuite(const Suite& s) {
     }
   }
   std::map<std::string, Tally> tallies;
+  int mutants = 0, shown = 0;  // JavaScript/C++ wrong-return mutants, and those whose value showed
+  std::vector<std::string> indirect;  // ... whose test asserts on a value computed from it
   for (auto& j : jobs) {
     const auto& o = j->handle.wait();
     auto& tally = tallies[variantName(j->c.variant)];
     ++tally.total;
     std::string why = verify(*j, o, s.mustFail.count(j->c.problem.id) > 0);
+    if (j->c.variant == Variant::WrongReturn && j->c.problem.lang != Lang::Python) {
+      ++mutants;
+      shown += why.empty();
+      if (!entryInAssert(j->c.problem)) indirect.push_back(j->c.problem.id);
+    }
     if (why.empty()) {
       ++tally.ok;
     } else {
@@ -174,6 +219,12 @@ void runSuite(const Suite& s) {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("corpus %s: %zu records, %zu runs in %.1f s\n", s.name.c_str(), s.problems.size(), jobs.size(), secs);
   for (const auto& [name, tally] : tallies) std::printf("  %-14s %d/%d as expected\n", name.c_str(), tally.ok, tally.total);
+  if (mutants) {
+    std::string ids;
+    for (const auto& id : indirect) ids += (ids.empty() ? "" : ", ") + id;
+    std::printf("  wrong-return mutants whose failure shows the returned value: %d/%d%s\n", shown, mutants,
+                indirect.empty() ? "" : (" (" + std::to_string(indirect.size()) + " assert on a value computed from it: " + ids + ")").c_str());
+  }
   std::fflush(stdout);
   for (const auto& [name, tally] : tallies) {
     for (const auto& f : tally.failures) UNSCOPED_INFO(f);
@@ -227,7 +278,8 @@ TEST_CASE("corpus: HumanEval-X JavaScript") {
     s.skip.insert("JavaScript/162");
     std::printf("corpus humaneval-x js: JavaScript/162 skipped (npm package js-md5 could not be installed into %s)\n", kNpmDir.c_str());
   }
-  s.stride = {{Variant::Raise, 4}, {Variant::WrongReturn, 4}, {Variant::SyntaxError, 4}, {Variant::InfiniteLoop, 16}};
+  // Every record's wrong-return mutant: each must show the value it returned.
+  s.stride = {{Variant::Raise, 4}, {Variant::WrongReturn, 1}, {Variant::SyntaxError, 4}, {Variant::InfiniteLoop, 16}};
   runSuite(s);
 }
 
@@ -236,7 +288,8 @@ TEST_CASE("corpus: HumanEval-X C++") {
   s.name = "humaneval-x cpp";
   s.problems = load(kShared + "/corpora/humaneval-x/humaneval_cpp.jsonl.gz", fromHumanEvalXCpp);
   REQUIRE(s.problems.size() == 164);
-  // Compiles dominate (~1 s each): variants for every 8th record.
-  s.stride = {{Variant::Raise, 8}, {Variant::WrongReturn, 8}, {Variant::SyntaxError, 8}, {Variant::InfiniteLoop, 16}};
+  // Compiles dominate (~1 s each): variants for every 8th record, but a wrong-return mutant for
+  // every record whose return value its tests compare (numbers, bools, strings).
+  s.stride = {{Variant::Raise, 8}, {Variant::WrongReturn, 1}, {Variant::SyntaxError, 8}, {Variant::InfiniteLoop, 16}};
   runSuite(s);
 }

@@ -4,7 +4,10 @@
 #   vscode.sh typecheck EXT_DIR          tsc --noEmit, strict
 #   vscode.sh compile   EXT_DIR OUT_DIR  compile (strict) into OUT_DIR
 #   vscode.sh unit      EXT_DIR OUT_DIR  node --test on the compiled unit tests
-#   vscode.sh e2e       EXT_DIR OUT_DIR SERVER  the wire contract against SERVER (77: placeholder)
+#   vscode.sh e2e       EXT_DIR OUT_DIR SERVER [--no-codelens-required]
+#                                        the wire contract against SERVER (77: placeholder)
+#   vscode.sh flow      EXT_DIR OUT_DIR  generate/fix/cancel over jsonrpc against the scripted
+#                                        server in EXT_DIR/e2e (the extension's side of the wire)
 # Exit 77 (CTest SKIP_RETURN_CODE) when node or npm is not installed.
 set -eu
 mode=$1
@@ -73,7 +76,7 @@ case "$mode" in
     tsc -p "$ext" --outDir "$out"
     echo "compiled into $out"
     ;;
-  unit|e2e)
+  unit|e2e|flow)
     [ -n "$out" ] || { echo "usage: vscode.sh $mode EXT_DIR OUT_DIR [SERVER]" >&2; exit 2; }
     if [ ! -d "$out/test" ]; then
       echo "FAIL: $out has no compiled tests; the editors.vscode.compile test must run first"
@@ -82,14 +85,14 @@ case "$mode" in
     export GREENLIGHT_VSCODE_DIR="$ext"
     # The compiled tests live in the build tree; their dependencies in the source tree.
     export NODE_PATH="$ext/node_modules"
-    if [ "$mode" = unit ]; then
-      node --test "$out/test/"
-    else
-      node "$out/e2e/serverContract.js" "${4:?usage: vscode.sh e2e EXT_DIR OUT_DIR SERVER}"
-    fi
+    case "$mode" in
+      unit) node --test "$out/test/" ;;
+      flow) node "$out/e2e/workFlow.js" ;;
+      e2e) node "$out/e2e/serverContract.js" "${4:?usage: vscode.sh e2e EXT_DIR OUT_DIR SERVER}" ${5:+"$5"} ;;
+    esac
     ;;
   *)
-    echo "usage: vscode.sh deps|typecheck|compile|unit|e2e EXT_DIR [OUT_DIR [SERVER]]" >&2
+    echo "usage: vscode.sh deps|typecheck|compile|unit|e2e|flow EXT_DIR [OUT_DIR [SERVER]]" >&2
     exit 2
     ;;
 esac

@@ -144,3 +144,46 @@ TEST_CASE("run JSON and text shapes") {
   CHECK(text.find(kSrc + ":3:5: error: test_fib: ZeroDivisionError: division by zero") == 0);
   CHECK(text.substr(text.rfind('\n', text.size() - 2) + 1) == "1 passed, 1 failed\n");
 }
+
+TEST_CASE("a tests.command's lines: one diagnostic each, with the line's severity and code") {
+  DiagnosticContext c;
+  c.sourceFile = "/w/m.rb";
+  c.sourceText = "a\nb\nc\nd\n";
+  c.language = Language::Command;
+  c.texts[c.sourceFile] = c.sourceText;
+  RunResult r;
+  r.language = Language::Command;
+  r.compilerMessages.push_back({c.sourceFile, 2, 1, "error", "boom", "compile-error"});
+  r.compilerMessages.push_back({c.sourceFile, 2, 1, "error", "boom", "compile-error"});  // printed twice
+  r.compilerMessages.push_back({c.sourceFile, 3, 0, "warning", "careful", "compile-error"});
+  r.compilerMessages.push_back({c.sourceFile, 3, 0, "note", "see this", "compile-error"});
+  r.compilerMessages.push_back({c.sourceFile, 4, 0, "error", "expected 1, got 2", "test-failed"});
+  r.compilerMessages.push_back({"/elsewhere/x.rb", 1, 0, "error", "not a file of the run", "test-failed"});
+  TestResult t;
+  t.name = "rspec";
+  t.file = c.sourceFile;
+  t.line = 1;
+  t.status = TestStatus::Failed;
+  t.kind = FailureKind::Compile;
+  t.message = "boom";
+  t.frames.push_back({c.sourceFile, 2, 1, ""});
+  r.tests.push_back(t);
+  auto d = buildDiagnostics(r, c);
+  REQUIRE(d.size() == 4);
+  CHECK(d[0].line == 2);
+  CHECK(d[0].severity == "error");
+  CHECK(d[0].code == "compile-error");
+  CHECK(d[0].message == "boom");
+  CHECK(d[1].severity == "warning");
+  CHECK(d[2].severity == "information");
+  CHECK(d[3].code == "test-failed");
+  CHECK(d[3].message == "expected 1, got 2");
+  CHECK(d[3].data.value("test", "") == "rspec");
+  auto text = runResultToText([&] {
+    RunResult x = r;
+    x.diagnostics = d;
+    return x;
+  }());
+  CHECK(text.find("error: error:") == std::string::npos);
+  CHECK(text.find("m.rb:2:1: error: boom [compile-error]") != std::string::npos);
+}

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+
 #include "core/testing/OutputParsing.h"
 #include "core/testing/harness/Harnesses.h"
 
@@ -76,6 +79,30 @@ TEST_CASE("parseGenericLocations finds file:line[:col] anywhere") {
   CHECK(m[1].line == 7);
 }
 
+TEST_CASE("parseGenericLocations takes the severity and the code from the line") {
+  auto m = parseGenericLocations(
+      "src/a.c:3:5: error: expected ';'\n"
+      "src/a.c:4: Warning: unused x\r\n"
+      "src/a.c:4:2: note: declared here\n"
+      "src/a.rs:9:1: error[E0308]: mismatched types\n"
+      "src/a.c:7: fatal error: x.h: No such file\n"
+      "test_a.c:12: expected 3, got 2\n");
+  REQUIRE(m.size() == 6);
+  CHECK(m[0].severity == "error");
+  CHECK(m[0].code == "compile-error");
+  CHECK(m[0].message == "expected ';'");
+  CHECK(m[1].severity == "warning");
+  CHECK(m[1].message == "unused x");
+  CHECK(m[2].severity == "note");
+  CHECK(m[2].message == "declared here");
+  CHECK(m[3].severity == "error");
+  CHECK(m[3].message == "mismatched types");
+  CHECK(m[4].severity == "fatal error");
+  CHECK(m[5].severity == "error");
+  CHECK(m[5].code == "test-failed");
+  CHECK(m[5].message == "expected 3, got 2");
+}
+
 TEST_CASE("parseAssertFailure reads glibc's message") {
   auto a = parseAssertFailure("test: /work/src/t.cpp:12: int main(): Assertion `f(3) == 4' failed.\n");
   REQUIRE(a);
@@ -117,4 +144,21 @@ TEST_CASE("embedded harnesses are unwrapped to their language") {
   auto cc = harness::cxxSupport();
   CHECK(cc.find("set_terminate") != std::string_view::npos);
   CHECK(cc.find("GLCC") == std::string_view::npos);
+  auto ah = harness::cxxAssertHeader();
+  CHECK(ah.rfind("// greenlight's <assert.h>", 0) == 0);
+  CHECK(ah.find("#include_next <assert.h>") != std::string_view::npos);
+  CHECK(ah.find("GLAH") == std::string_view::npos);
+  auto rw = harness::nodeRewriter();
+  CHECK(rw.rfind("// greenlight's assert rewriter", 0) == 0);
+  CHECK(rw.find("module.exports = {rewrite") != std::string_view::npos);
+  CHECK(rw.find("GLJS") == std::string_view::npos);
+}
+
+TEST_CASE("the embedded acorn is the vendored file, byte for byte") {
+  std::ifstream in(std::string(GL_SOURCE_DIR) + "/third_party/acorn/acorn.js", std::ios::binary);
+  REQUIRE(in);
+  std::ostringstream text;
+  text << in.rdbuf();
+  REQUIRE(text.str().size() > 100000);
+  CHECK(harness::acornParser() == text.str());
 }

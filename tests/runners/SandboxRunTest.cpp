@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "RunHelpers.h"
 #include "TestUtil.h"
 #include "core/testing/Runner.h"
 #include "core/testing/TestService.h"
@@ -10,43 +11,11 @@
 
 using namespace greenlight::core::testing;
 using greenlight::test::TempWorkspace;
+using greenlight::test::runIn;
+using greenlight::test::find;
+using greenlight::test::diagAt;
+using greenlight::test::describe;
 
-namespace {
-
-RunOutcome runIn(const std::string& path, std::optional<int> line = std::nullopt, double timeout = 0,
-                 std::string python = "python3", OverlayProvider overlay = {}) {
-  TestService::Options o;
-  o.workers = 1;
-  TestService service(o);
-  RunRequest r;
-  r.path = path;
-  r.line = line;
-  r.timeoutSeconds = timeout;
-  r.config.pythonInterpreter = python;
-  r.overlay = std::move(overlay);
-  return service.runNow(std::move(r));
-}
-
-const TestResult* find(const RunResult& r, const std::string& name) {
-  for (const auto& t : r.tests)
-    if (t.name == name) return &t;
-  return nullptr;
-}
-
-const Diagnostic* diagAt(const RunResult& r, const std::string& file, int line) {
-  for (const auto& d : r.diagnostics)
-    if (d.file == file && d.line == line) return &d;
-  return nullptr;
-}
-
-std::string describe(const RunResult& r) {
-  std::string s = "error=" + r.error + " stderr=" + r.stderrText + "\n";
-  for (const auto& t : r.tests) s += t.name + " " + std::string(testStatusName(t.status)) + " " + t.message + "\n";
-  for (const auto& d : r.diagnostics) s += d.file + ":" + std::to_string(d.line) + " " + d.code + " " + d.message + "\n";
-  return s;
-}
-
-}  // namespace
 
 // Regression: the sandbox's child used glibc's setresuid/setgroups, which in a multithreaded
 // process wait for every known thread (__nptl_setxid); a worker thread starting at clone time
@@ -267,7 +236,9 @@ TEST_CASE("javascript: node:test with actual/expected, console.assert, exception
   REQUIRE(plain);
   CHECK(plain->file == t2);
   CHECK(plain->status == TestStatus::Failed);
-  CHECK(plain->message.find("console.assert(add(1, 1) === 2) failed") != std::string::npos);
+  CHECK(plain->message == "add(1, 1) returned 0, expected 2");
+  CHECK(plain->actual == "0");
+  CHECK(plain->expected == "2");
   CHECK(diagAt(r, t2, 3));
 }
 
@@ -306,7 +277,9 @@ TEST_CASE("c++: assert+main, compile errors, uncaught exceptions, crashes, hangs
   INFO(describe(o.result));
   REQUIRE(o.result.tests.size() == 1);
   CHECK(o.result.tests[0].status == TestStatus::Failed);
-  CHECK(o.result.tests[0].message == "assertion failed: twice(2) == 4");
+  CHECK(o.result.tests[0].message == "assertion failed: twice(2) returned 6, expected 4");
+  CHECK(o.result.tests[0].actual == "6");
+  CHECK(o.result.tests[0].expected == "4");
   auto* d = diagAt(o.result, test, 5);
   REQUIRE(d);
   CHECK(d->code == "test-failed");

@@ -11,9 +11,31 @@ local function cmd(name, fn, desc)
   vim.api.nvim_create_user_command(name, function() require('greenlight')[fn]() end, { desc = desc })
 end
 cmd('GreenlightRunTests', 'run_tests', 'greenlight: run the tests near the cursor in the sandbox')
-cmd('GreenlightGenerate', 'generate', 'greenlight: generate code from the comment at the cursor')
-cmd('GreenlightCancel', 'cancel', 'greenlight: cancel running tests / generation')
+cmd('GreenlightFix', 'fix', 'greenlight: fix the code until the failing test under the cursor passes')
+cmd('GreenlightCancel', 'cancel', 'greenlight: cancel running tests, generations and fixes')
 cmd('GreenlightRestart', 'restart', 'greenlight: restart the server')
+
+-- :GreenlightGenerate [rounds=N] [candidates=N]
+local kGenerateKeys = { 'rounds', 'candidates' }
+vim.api.nvim_create_user_command('GreenlightGenerate', function(opts)
+  local extra = {}
+  for _, arg in ipairs(opts.fargs) do
+    local key, value = arg:match('^(%a+)=(%d+)$')
+    if not key or not vim.tbl_contains(kGenerateKeys, key) or tonumber(value) < 1 then
+      vim.notify(string.format('greenlight: :GreenlightGenerate: bad argument "%s" (expected rounds=N or candidates=N, N >= 1)', arg),
+        vim.log.levels.WARN)
+      return
+    end
+    extra[key] = tonumber(value)
+  end
+  require('greenlight').generate(next(extra) and extra or nil)
+end, {
+  desc = 'greenlight: generate code from the comment or stub at the cursor, verified by its tests',
+  nargs = '*',
+  complete = function(lead)
+    return vim.tbl_filter(function(s) return s:find(lead, 1, true) == 1 end, { 'rounds=', 'candidates=' })
+  end,
+})
 
 local group = vim.api.nvim_create_augroup('greenlight', { clear = true })
 vim.api.nvim_create_autocmd('FileType', {

@@ -4,7 +4,9 @@
 // offers what vscode-languageclient 9 offers where it matters (utf-16 only: the client throws on
 // any other positionEncoding), and checks what the extension relies on.
 //
-//   node out/e2e/serverContract.js /path/to/greenlight
+//   node out/e2e/serverContract.js /path/to/greenlight [--no-codelens-required]
+// (the second for tests/editors/fake, a scripted stand-in for the editor plugins that models
+// commands and code actions but not CodeLens)
 // Exit 0 pass, 1 fail, 77 skip (the server is still the "not built yet" placeholder).
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
@@ -41,6 +43,7 @@ async function waitFor(cond: () => boolean, ms: number, what: string): Promise<v
 
 interface Capabilities {
   positionEncoding?: string;
+  codeLensProvider?: boolean | { resolveProvider?: boolean };
   textDocumentSync?: number | { change?: number };
   codeActionProvider?: boolean | { resolveProvider?: boolean; codeActionKinds?: string[] };
   executeCommandProvider?: { commands?: string[] };
@@ -106,14 +109,18 @@ async function main(): Promise<number> {
       initializationOptions: serverSettings(settings),
       capabilities: {
         general: { positionEncodings: ['utf-16'] },
-        window: { workDoneProgress: true },
-        workspace: { configuration: true, applyEdit: true, workspaceEdit: { documentChanges: true },
+        window: { workDoneProgress: true, showDocument: { support: true },
+                  showMessage: { messageActionItem: { additionalPropertiesSupport: true } } },
+        workspace: { configuration: true, applyEdit: true,
+                     workspaceEdit: { documentChanges: true, changeAnnotationSupport: { groupsOnLabel: true } },
+                     codeLens: { refreshSupport: true },
                      didChangeConfiguration: { dynamicRegistration: true }, executeCommand: { dynamicRegistration: true } },
         textDocument: {
           synchronization: { didSave: true },
           codeAction: { dataSupport: true, resolveSupport: { properties: ['edit'] }, isPreferredSupport: true,
                         codeActionLiteralSupport: { codeActionKind: { valueSet: ['', 'quickfix', 'refactor', 'refactor.rewrite', 'source'] } } },
           publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true },
+          codeLens: { dynamicRegistration: true },
         },
       },
     }) as Promise<{ capabilities: Capabilities }>;
@@ -152,14 +159,26 @@ async function main(): Promise<number> {
     const cap = caps.codeActionProvider;
     want(typeof cap === 'object' && cap.resolveProvider === true, `codeActionProvider ${JSON.stringify(cap)}: resolveProvider must be true`);
     const kinds = typeof cap === 'object' ? cap.codeActionKinds ?? [] : [];
-    // generate/fix (refactor.rewrite.greenlight, quickfix) arrive with the generation pipeline;
-    // until then the server must not advertise what it cannot do.
-    for (const k of ['source.greenlight.runTests']) {
-      want(kinds.includes(k), `codeActionKinds lacks ${k} (has ${JSON.stringify(kinds)})`);
-    }
+    want(kinds.includes('source.greenlight.runTests'), `codeActionKinds lacks source.greenlight.runTests (has ${JSON.stringify(kinds)})`);
     const commands = caps.executeCommandProvider?.commands ?? [];
     for (const c of ['greenlight.runTests', 'greenlight.cancel']) {
       want(commands.includes(c), `executeCommandProvider lacks ${c} (has ${JSON.stringify(commands)})`);
+    }
+    // Generate/fix/CodeLens (lsp-generate-contract) come as one piece with the generation
+    // pipeline: a server offers all of it or none of it. The extension's palette commands,
+    // keybindings and lenses need every part: a command without its code action kind is not in
+    // the light bulb, a lens without the command cannot be clicked.
+    const offersLenses = caps.codeLensProvider !== undefined && caps.codeLensProvider !== false;
+    const generationParts: [string, boolean][] = [
+      ['command greenlight.generate', commands.includes('greenlight.generate')],
+      ['command greenlight.fix', commands.includes('greenlight.fix')],
+      ['code action kind refactor.rewrite.greenlight', kinds.includes('refactor.rewrite.greenlight')],
+      ['code action kind quickfix', kinds.includes('quickfix')],
+    ];
+    if (!process.argv.includes('--no-codelens-required')) generationParts.push(['codeLensProvider', offersLenses]);
+    const offersGeneration = generationParts.some(([, has]) => has);
+    if (offersGeneration) {
+      for (const [part, has] of generationParts) want(has, `the server offers part of generate/fix/CodeLens but not the ${part}`);
     }
     // vscode-languageclient registers the server's commands as VS Code commands: a clash with
     // the extension's own commands would make activation fail.
@@ -168,7 +187,8 @@ async function main(): Promise<number> {
     const ours = (manifest.contributes.commands as { command: string }[]).map((c) => c.command);
     for (const c of commands) want(!ours.includes(c), `server command ${c} collides with the extension's command`);
     check(gaps.length === 0, `${gaps.length} capability gap(s):\n  ${gaps.join('\n  ')}`);
-    console.log(`initialize: ok (positionEncoding ${caps.positionEncoding ?? 'absent'}, ${commands.length} commands)`);
+    console.log(`initialize: ok (positionEncoding ${caps.positionEncoding ?? 'absent'}, ${commands.length} commands, ` +
+      `generate/fix/CodeLens ${offersGeneration ? 'offered' : 'not offered yet'})`);
 
     void conn.sendNotification('initialized', {});
     await waitFor(() => pulls > 0, 5000, 'workspace/configuration after initialized');
@@ -197,6 +217,25 @@ async function main(): Promise<number> {
     check(args?.position === undefined || (args.position.line === 1 && args.position.character === 4),
       `runTests argument position ${JSON.stringify(args?.position)}`);
     console.log('codeAction: "Run nearby tests in sandbox" -> greenlight.runTests {uri, position}');
+
+    if (offersLenses) {
+      // Every lens must run one of the server's commands (vscode-languageclient registered them
+      // as VS Code commands: that is what a click runs) with {uri, position}; add() is tested by
+      // test_calc.py, so it has a "Run tests" lens.
+      interface Lens { range: unknown; command?: { title: string; command: string; arguments?: { uri?: string; position?: unknown }[] } }
+      const lenses = (await withTimeout(conn.sendRequest('textDocument/codeLens', { textDocument: { uri } }), 5000,
+        'textDocument/codeLens')) as Lens[] | null;
+      check(Array.isArray(lenses), `codeLens result ${JSON.stringify(lenses)}`);
+      for (const lens of lenses) {
+        check(lens.command && commands.includes(lens.command.command),
+          `lens ${JSON.stringify(lens)} runs no command the server registered (${JSON.stringify(commands)})`);
+        const arg = lens.command.arguments?.[0];
+        check(arg?.uri === uri && typeof arg.position === 'object', `lens arguments ${JSON.stringify(lens.command.arguments)}`);
+      }
+      check(lenses.some((l) => l.command?.command === 'greenlight.runTests'),
+        `no greenlight.runTests lens for the tested add() in ${JSON.stringify(lenses.map((l) => l.command?.title))}`);
+      console.log(`codeLens: ${lenses.length} lens(es), each runs a registered command with {uri, position}`);
+    }
 
     // LSP: shutdown answers with a null result. An error here makes clients kill the server
     // (Neovim 0.7 sends SIGTERM) and vscode-languageclient log a failed stop.

@@ -1,5 +1,6 @@
 // The language client's lifecycle: reading and validating settings, finding the server binary,
-// starting/stopping/restarting `greenlight lsp`, and answering workspace/configuration.
+// starting/stopping/restarting `greenlight lsp`, answering workspace/configuration, and routing
+// the server's generate/fix commands to the WorkRunner (generate.ts).
 //
 // Settings are re-read (and re-validated, through settings.ts only) on every start and every
 // workspace/configuration pull, so the server always sees what the settings say now.
@@ -15,7 +16,9 @@ import {
   ServerOptions,
   State,
 } from 'vscode-languageclient/node';
-import { ProgressTracker } from './progress';
+import { routeWorkCommands, vscodeWorkUi, WorkRunner } from './generate';
+import { ActiveWork, ProgressTracker } from './progress';
+import { kProduct } from './progressText';
 import { defaultHost, resolveServerPath } from './serverPath';
 import {
   answerConfiguration,
@@ -42,6 +45,10 @@ export class ServerManager implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private progress: ProgressTracker | undefined;
   private progressSubscription: vscode.Disposable | undefined;
+  private runner: WorkRunner | undefined;
+  private readonly workChanged = new vscode.EventEmitter<readonly ActiveWork[]>();
+  // The running work (for the status bar and the context keys); [] when the server stops.
+  readonly onDidChangeWork = this.workChanged.event;
   private readonly subscriptions: vscode.Disposable[] = [];
   private reportedProblems = '';
   private starting: Promise<void> | undefined;
@@ -63,6 +70,11 @@ export class ServerManager implements vscode.Disposable {
     return this.progress;
   }
 
+  // Runs greenlight.generate / greenlight.fix with progress; undefined while the server is not running.
+  get workRunner(): WorkRunner | undefined {
+    return this.languageClient ? this.runner : undefined;
+  }
+
   async start(): Promise<void> {
     if (this.starting) return this.starting;
     this.starting = this.doStart().finally(() => {
@@ -77,7 +89,8 @@ export class ServerManager implements vscode.Disposable {
     this.progressSubscription?.dispose();
     this.progress?.dispose();
     this.progress = undefined;
-    this.statusBar.setWork([]);
+    this.runner = undefined;
+    this.workChanged.fire([]);
     if (client) {
       try {
         await client.stop(5000);
@@ -96,6 +109,7 @@ export class ServerManager implements vscode.Disposable {
   async dispose(): Promise<void> {
     for (const s of this.subscriptions) s.dispose();
     await this.stop();
+    this.workChanged.dispose();
     this.output.dispose();
   }
 
@@ -110,7 +124,7 @@ export class ServerManager implements vscode.Disposable {
     if (!text) return;
     for (const p of settings.problems) this.output.appendLine(`settings: ${p}`);
     void vscode.window
-      .showWarningMessage(`greenlight: invalid settings: ${settings.problems.join('; ')}`, 'Open Settings')
+      .showWarningMessage(`${kProduct}: invalid settings: ${settings.problems.join('; ')}`, 'Open Settings')
       .then((choice) => {
         if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', kSection);
       });
@@ -129,7 +143,7 @@ export class ServerManager implements vscode.Disposable {
       this.output.appendLine(`greenlight: ${resolution.message}`);
       if (resolution.tried.length) this.output.appendLine(`  tried: ${resolution.tried.join(', ')}`);
       this.setState({ kind: 'failed', message: resolution.message });
-      void vscode.window.showErrorMessage(`greenlight: ${resolution.message}`, 'Open Settings', 'Show Output').then((c) => {
+      void vscode.window.showErrorMessage(`${kProduct}: ${resolution.message}`, 'Open Settings', 'Show Output').then((c) => {
         if (c === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'greenlight.server');
         if (c === 'Show Output') this.output.show(true);
       });
@@ -150,6 +164,8 @@ export class ServerManager implements vscode.Disposable {
       initializationOptions: serverSettings(settings),
       synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/.greenlight.json') },
       middleware: {
+        // The server's generate/fix commands, run from a code action or a CodeLens.
+        executeCommand: routeWorkCommands(() => (this.client === client ? this.runner : undefined)),
         workspace: {
           configuration: (params, token, next) => this.answerConfiguration(params, token, next),
         },
@@ -160,7 +176,8 @@ export class ServerManager implements vscode.Disposable {
     client.registerFeature(progress);
     this.client = client;
     this.progress = progress;
-    this.progressSubscription = progress.onDidChange((work) => this.statusBar.setWork(work));
+    this.runner = new WorkRunner(client, progress, vscodeWorkUi(this.output));
+    this.progressSubscription = progress.onDidChange((work) => this.workChanged.fire(work));
     client.onDidChangeState((e) => {
       if (this.client !== client) return;
       if (e.newState === State.Starting) this.setState({ kind: 'starting' });

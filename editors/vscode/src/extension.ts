@@ -2,15 +2,25 @@
 import * as vscode from 'vscode';
 import { kLanguages, ServerManager } from './client';
 import { registerCommands } from './commands';
+import { ContextKeys } from './contextKeys';
 import { StatusBar } from './statusBar';
 
 let manager: ServerManager | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  void vscode.commands.executeCommand('setContext', 'greenlight.languages', kLanguages);
+  const contextKeys = new ContextKeys(kLanguages);
   const statusBar = new StatusBar(kLanguages);
   manager = new ServerManager(statusBar);
-  context.subscriptions.push(statusBar, manager, ...registerCommands(manager));
+  context.subscriptions.push(
+    contextKeys,
+    statusBar,
+    manager,
+    manager.onDidChangeWork((work) => {
+      statusBar.setWork(work);
+      contextKeys.setWork(work);
+    }),
+    ...registerCommands(manager),
+  );
   await manager.start();
 }
 

@@ -26,8 +26,12 @@ export interface SettingSpec {
 }
 
 const str = (nullable = false): SettingKind => ({ type: 'string', nullable });
-const int = (minimum: number): SettingKind => ({ type: 'number', integer: true, minimum });
-const positive = (): SettingKind => ({ type: 'number', integer: false, exclusiveMinimum: 0 });
+const int = (minimum: number, maximum?: number): SettingKind =>
+  maximum === undefined ? { type: 'number', integer: true, minimum } : { type: 'number', integer: true, minimum, maximum };
+const positive = (maximum?: number): SettingKind =>
+  maximum === undefined
+    ? { type: 'number', integer: false, exclusiveMinimum: 0 }
+    : { type: 'number', integer: false, exclusiveMinimum: 0, maximum };
 const bool = (): SettingKind => ({ type: 'boolean' });
 
 export const SETTINGS: readonly SettingSpec[] = [
@@ -42,8 +46,12 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'maxTokens', kind: int(1), defaultValue: 2048, forServer: true },
   { key: 'timeoutSeconds', kind: positive(), defaultValue: 120, forServer: true },
   { key: 'maxRetries', kind: int(0), defaultValue: 3, forServer: true },
-  { key: 'refine.maxRounds', kind: int(1), defaultValue: 3, forServer: true },
-  { key: 'refine.candidates', kind: int(1), defaultValue: 1, forServer: true },
+  // Upper bounds on the refine budget: each round and each candidate is a paid model call, so a
+  // typo (30 for 3) is reported instead of being sent.
+  { key: 'refine.maxRounds', kind: int(1, 10), defaultValue: 3, forServer: true },
+  { key: 'refine.candidates', kind: int(1, 8), defaultValue: 1, forServer: true },
+  { key: 'refine.timeoutSeconds', kind: positive(3600), defaultValue: 300, forServer: true },
+  { key: 'refine.preview', kind: bool(), defaultValue: false, forServer: true },
   { key: 'runOnSave', kind: bool(), defaultValue: true, forServer: true },
   { key: 'sandbox.timeLimitSeconds', kind: positive(), defaultValue: 10, forServer: true },
   { key: 'sandbox.memoryLimitMB', kind: int(1), defaultValue: 512, forServer: true },

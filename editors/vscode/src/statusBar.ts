@@ -1,7 +1,8 @@
-// One status bar item: server state when idle, the running work (with percentage) while the
-// server reports progress; clicking cancels running work, otherwise opens the output.
+// One status bar item: server state when idle, the running work while there is some (texts in
+// progressText.ts: `$(sync~spin) slugify: round 2/3`); clicking cancels running work, otherwise
+// opens the output.
 import * as vscode from 'vscode';
-import { ActiveWork } from './progress';
+import { kProduct, statusText, WorkView } from './progressText';
 
 export type ServerState =
   | { kind: 'starting' }
@@ -12,11 +13,11 @@ export type ServerState =
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('greenlight.status', vscode.StatusBarAlignment.Left, 0);
   private state: ServerState = { kind: 'stopped' };
-  private work: readonly ActiveWork[] = [];
+  private work: readonly WorkView[] = [];
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly languages: readonly string[]) {
-    this.item.name = 'greenlight';
+    this.item.name = kProduct;
     this.subscriptions.push(vscode.window.onDidChangeActiveTextEditor(() => this.render()));
     this.render();
   }
@@ -26,7 +27,7 @@ export class StatusBar implements vscode.Disposable {
     this.render();
   }
 
-  setWork(work: readonly ActiveWork[]): void {
+  setWork(work: readonly WorkView[]): void {
     this.work = work;
     this.render();
   }
@@ -39,33 +40,30 @@ export class StatusBar implements vscode.Disposable {
   private render(): void {
     const item = this.item;
     item.backgroundColor = undefined;
-    const current = this.work[this.work.length - 1];
-    if (current) {
-      const pct = current.percentage !== undefined ? ` ${Math.round(current.percentage)}%` : '';
-      const more = this.work.length > 1 ? ` (+${this.work.length - 1})` : '';
-      item.text = `$(sync~spin) greenlight: ${current.title}${pct}${more}`;
-      item.tooltip = `${current.title}${current.message ? ': ' + current.message : ''}` +
-        (current.cancellable ? '\nClick to cancel.' : '');
-      item.command = current.cancellable ? 'greenlight.cancelRun' : 'greenlight.showOutput';
+    const running = statusText(this.work);
+    if (running) {
+      item.text = running.text;
+      item.tooltip = running.tooltip;
+      item.command = running.cancellable ? 'greenlight.cancelRun' : 'greenlight.showOutput';
       item.show();
       return;
     }
     switch (this.state.kind) {
       case 'starting':
-        item.text = '$(loading~spin) greenlight';
-        item.tooltip = 'greenlight: starting the server';
+        item.text = `$(loading~spin) ${kProduct}`;
+        item.tooltip = `${kProduct}: starting the server`;
         break;
       case 'running':
-        item.text = '$(beaker) greenlight';
+        item.text = `$(beaker) ${kProduct}`;
         item.tooltip = `${this.state.version ?? 'greenlight'} (${this.state.serverPath})\nClick to show the output.`;
         break;
       case 'stopped':
-        item.text = '$(debug-stop) greenlight';
-        item.tooltip = 'greenlight: server stopped. Run "greenlight: Restart server" to start it.';
+        item.text = `$(debug-stop) ${kProduct}`;
+        item.tooltip = `${kProduct}: server stopped. Run "${kProduct}: Restart Server" to start it.`;
         break;
       case 'failed':
-        item.text = '$(error) greenlight';
-        item.tooltip = `greenlight: ${this.state.message}\nClick to show the output.`;
+        item.text = `$(error) ${kProduct}`;
+        item.tooltip = `${kProduct}: ${this.state.message}\nClick to show the output.`;
         item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
         break;
     }

@@ -1,6 +1,7 @@
 // The manifest (package.json) against the contract: every key of DESIGN.md's "greenlight"
 // section is a setting with the same default, settings.ts validates the same keys with the
 // same defaults, and the commands and activation events are consistent with the code.
+import './vscodeStub';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -102,22 +103,23 @@ test('restricted (untrusted-workspace) settings exist', () => {
   }
 });
 
-test('every contributed command is registered by the code, and vice versa', () => {
-  const source = fs.readFileSync(path.join(vscodeDir, 'src', 'commands.ts'), 'utf8');
-  const registered = [...source.matchAll(/registerCommand\('([^']+)'/g)].map((m) => m[1]).sort();
-  const contributed = (manifest.contributes.commands as { command: string; title: string }[]).map((c) => c.command).sort();
-  assert.deepEqual(contributed, registered);
-  assert.deepEqual(contributed, [
-    'greenlight.cancelRun',
-    'greenlight.generateFromComment',
-    'greenlight.restartServer',
-    'greenlight.runNearbyTests',
-    'greenlight.showOutput',
-  ]);
+test('commands: ids and "Greenlight: ..." titles, none collides with the server\'s commands', () => {
+  const commands = manifest.contributes.commands as { command: string; title: string; category: string }[];
+  assert.deepEqual(
+    commands.map((c) => `${c.category}: ${c.title}`),
+    [
+      'Greenlight: Generate from Comment',
+      'Greenlight: Fix Failing Test',
+      'Greenlight: Run Nearby Tests',
+      'Greenlight: Cancel',
+      'Greenlight: Restart Server',
+      'Greenlight: Show Output',
+    ],
+  );
   // The server's executeCommandProvider ids are registered by vscode-languageclient; ours must
   // not collide with them or activation fails with "command already exists".
   for (const serverCommand of ['greenlight.runTests', 'greenlight.generate', 'greenlight.fix', 'greenlight.cancel']) {
-    assert.ok(!contributed.includes(serverCommand), `${serverCommand} collides with the server's command`);
+    assert.ok(!commands.some((c) => c.command === serverCommand), `${serverCommand} collides with the server's command`);
   }
 });
 
@@ -131,4 +133,99 @@ test('activates for python, javascript and cpp; entry point and lock file are co
   assert.equal(lock.name, manifest.name);
   assert.equal(lock.packages['node_modules/vscode-languageclient'].version, manifest.dependencies['vscode-languageclient']);
   assert.match(manifest.dependencies['vscode-languageclient'], /^9\./);
+});
+
+// --- keybindings and menus ------------------------------------------------------------------
+
+interface Keybinding {
+  command: string;
+  key: string;
+  mac?: string;
+  when?: string;
+}
+const keybindings: Keybinding[] = manifest.contributes.keybindings;
+const defaults: { platforms: Record<'linux' | 'windows' | 'macos', string[][]> } = JSON.parse(
+  fs.readFileSync(path.join(vscodeDir, 'test', 'fixtures', 'vscode-default-keybindings.json'), 'utf8'),
+);
+// Contexts that cannot hold while a text editor of a greenlight language has the focus: another
+// part of the window has it (terminal, list, quick input), or it is the debug console's input.
+const kExclusiveWithEditorText = [
+  'terminalFocus',
+  'listFocus',
+  'inQuickInput',
+  '!editorFocus',
+  'inDebugRepl',
+  "view == 'workbench.panel.repl.view'",
+  "focusedView == 'workbench.panel.repl.view'",
+];
+
+// A when-clause (no parentheses: `a && b || c`) that cannot be true while ours is.
+function exclusiveWithEditorText(when: string | undefined): boolean {
+  if (!when || when.includes('(')) return false;
+  return when.split('||').every((disjunct) => disjunct.split('&&').some((term) => kExclusiveWithEditorText.includes(term.trim())));
+}
+
+test('keybindings: the four commands, in a greenlight editor (Cancel while busy)', () => {
+  assert.deepEqual(
+    keybindings.map((k) => [k.command, k.key, k.when]),
+    [
+      ['greenlight.generateFromComment', 'ctrl+alt+g', 'editorTextFocus && editorLangId in greenlight.languages'],
+      ['greenlight.fixFailingTest', 'ctrl+alt+f', 'editorTextFocus && editorLangId in greenlight.languages'],
+      ['greenlight.runNearbyTests', 'ctrl+alt+r', 'editorTextFocus && editorLangId in greenlight.languages'],
+      ['greenlight.cancelRun', 'ctrl+alt+x', 'greenlight.busy'],
+    ],
+  );
+  const contributed = (manifest.contributes.commands as { command: string }[]).map((c) => c.command);
+  for (const k of keybindings) assert.ok(contributed.includes(k.command), `${k.command} is bound but not contributed`);
+  assert.equal(new Set(keybindings.map((k) => k.key)).size, keybindings.length, 'two commands share a key');
+});
+
+test('keybindings: no clash with VS Code\'s default keybindings on Linux, Windows and macOS', () => {
+  for (const [platform, rows] of Object.entries(defaults.platforms)) {
+    assert.ok(rows.length > 50, `${platform}: the fixture lists the platform's Ctrl/Cmd+Alt bindings`);
+    for (const k of keybindings) {
+      const key = (platform === 'macos' && k.mac) || k.key;
+      // The fixture holds the single-stroke Ctrl/Cmd+Alt bindings: ours must be of that family
+      // for this check to mean anything.
+      assert.ok(!key.includes(' ') && key.split('+').includes('alt') && /(^|\+)(ctrl|cmd)\+/.test(key), `${key}: outside the checked family`);
+      const sameKey = rows.filter(([defaultKey]) => defaultKey === key);
+      const inEditor = (k.when ?? '').split('&&').map((t) => t.trim()).includes('editorTextFocus');
+      for (const [, when] of sameKey) {
+        assert.ok(
+          inEditor && exclusiveWithEditorText(when),
+          `${platform}: ${key} (${k.command}) is also VS Code's default when "${when ?? '(always)'}"`,
+        );
+      }
+    }
+  }
+  // The check itself can fail: a key VS Code uses in the editor is caught.
+  assert.equal(exclusiveWithEditorText('editorTextFocus'), false);
+  assert.equal(exclusiveWithEditorText(undefined), false);
+  assert.equal(exclusiveWithEditorText('terminalFocus && a || listFocus'), true);
+  assert.equal(exclusiveWithEditorText('terminalFocus || editorFocus'), false);
+  assert.ok(defaults.platforms.linux.some(([key, when]) => key === 'ctrl+alt+backspace' && when === 'editorTextFocus'));
+});
+
+test('menus: contributed commands only, shown where they apply, context keys that the code sets', async () => {
+  const { kContextKeys } = await import('../src/contextKeys');
+  const contributed = (manifest.contributes.commands as { command: string }[]).map((c) => c.command);
+  const menus = manifest.contributes.menus as Record<string, { command: string; when?: string; group?: string }[]>;
+  const whens: string[] = keybindings.map((k) => k.when ?? '');
+  for (const [menu, entries] of Object.entries(menus)) {
+    for (const entry of entries) {
+      assert.ok(contributed.includes(entry.command), `${menu}: ${entry.command} is not contributed`);
+      whens.push(entry.when ?? '');
+    }
+  }
+  const lang = 'editorLangId in greenlight.languages';
+  const palette = Object.fromEntries(menus['commandPalette']!.map((e) => [e.command, e.when]));
+  for (const command of ['greenlight.generateFromComment', 'greenlight.fixFailingTest', 'greenlight.runNearbyTests']) {
+    assert.equal(palette[command], lang, `${command} in the palette only in a greenlight editor`);
+  }
+  assert.equal(palette['greenlight.cancelRun'], undefined, 'Cancel is always in the palette (runs on save show no progress)');
+  const context = Object.fromEntries(menus['editor/context']!.map((e) => [e.command, e.when]));
+  assert.equal(context['greenlight.fixFailingTest'], `${lang} && greenlight.canFix`);
+  assert.equal(context['greenlight.cancelRun'], 'greenlight.busy');
+  const used = new Set(whens.flatMap((w) => w.match(/greenlight\.\w+/g) ?? []));
+  assert.deepEqual([...used].sort(), [...kContextKeys].sort(), 'when-clauses use exactly the context keys contextKeys.ts sets');
 });

@@ -123,3 +123,22 @@ test('workspace/configuration: greenlight sections from the settings, the rest f
   );
   assert.deepEqual(answerConfiguration(['greenlight'], validateSettings(source({})), []), [{}]);
 });
+
+test('refine.*: bounded budget, preview a boolean, all sent in the DESIGN.md shape', () => {
+  const ok = validateSettings(source({ 'refine.maxRounds': 10, 'refine.candidates': 8, 'refine.timeoutSeconds': 0.5, 'refine.preview': true }));
+  assert.deepEqual(ok.problems, []);
+  assert.deepEqual(serverSettings(ok), { refine: { maxRounds: 10, candidates: 8, timeoutSeconds: 0.5, preview: true } });
+
+  const bad = validateSettings(
+    source({ 'refine.maxRounds': 30, 'refine.candidates': 0, 'refine.timeoutSeconds': 0, 'refine.preview': 'yes' }),
+  );
+  assert.deepEqual(serverSettings(bad), {}, 'nothing invalid is sent');
+  const problem = (key: string) => bad.problems.find((p) => p.startsWith(`greenlight.${key}:`));
+  assert.equal(problem('refine.maxRounds'), 'greenlight.refine.maxRounds: expected an integer >= 1 and <= 10, got number 30; not sent to the server (its own layers decide)');
+  assert.match(problem('refine.candidates')!, /an integer >= 1 and <= 8, got number 0/);
+  assert.match(problem('refine.timeoutSeconds')!, /a number > 0 and <= 3600, got number 0/);
+  assert.match(problem('refine.preview')!, /true or false, got "yes"/);
+  assert.equal(bad.effective.get('refine.maxRounds'), 3, 'the default stays effective');
+  assert.ok(validateSettings(source({ 'refine.timeoutSeconds': 3601 })).problems.length === 1);
+  assert.ok(validateSettings(source({ 'refine.maxRounds': 2.5 })).problems.length === 1);
+});

@@ -1,7 +1,8 @@
 // A stand-in for the 'vscode' module (which only exists inside VS Code), installed into
 // node's module resolution before the code under test is loaded. It implements the few APIs
-// the status bar and progress code use, records what they do, and answers every other
-// property with an inert placeholder so vscode-languageclient can load.
+// the extension's own code uses (status bar, progress, messages, commands, context keys,
+// diagnostics), records what they do, and answers every other property with an inert
+// placeholder so vscode-languageclient can load. `reset()` clears the records between tests.
 import Module = require('module');
 
 type Listener<T> = (e: T) => unknown;
@@ -43,24 +44,118 @@ export interface ProgressCall {
   done: boolean;
 }
 
+export interface MessageCall {
+  severity: 'information' | 'warning' | 'error';
+  message: string;
+  items: string[];
+}
+
 export const recorded = {
   statusBarItems: [] as StubStatusBarItem[],
   progress: [] as ProgressCall[],
   statusMessages: [] as string[],
+  messages: [] as MessageCall[],
+  // Every vscode.commands.executeCommand call (setContext included).
+  executed: [] as { command: string; args: unknown[] }[],
+  registered: new Map<string, (...args: unknown[]) => unknown>(),
+  contexts: new Map<string, unknown>(),
+  quickPicks: [] as unknown[][],
 };
 
+export function reset(): void {
+  recorded.progress.length = 0;
+  recorded.statusMessages.length = 0;
+  recorded.messages.length = 0;
+  recorded.executed.length = 0;
+  recorded.quickPicks.length = 0;
+  stub.languages.diagnostics.clear();
+  stub.window.messageAnswer = undefined;
+  stub.window.quickPickAnswer = undefined;
+}
+
 const activeEditorChanged = new EventEmitter<unknown>();
+const diagnosticsChanged = new EventEmitter<{ uris: { toString(): string }[] }>();
+
+function message(severity: MessageCall['severity']) {
+  return (text: string, ...items: string[]): Promise<string | undefined> => {
+    recorded.messages.push({ severity, message: text, items });
+    return Promise.resolve(stub.window.messageAnswer);
+  };
+}
+
+export class CancellationTokenSource {
+  private listeners: (() => void)[] = [];
+  readonly token = {
+    isCancellationRequested: false,
+    onCancellationRequested: (l: () => void) => {
+      this.listeners.push(l);
+      return { dispose: () => undefined };
+    },
+  };
+  cancel(): void {
+    if (this.token.isCancellationRequested) return;
+    this.token.isCancellationRequested = true;
+    for (const l of this.listeners) l();
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
+}
 
 export const stub = {
   EventEmitter,
   ThemeColor,
+  CancellationTokenSource,
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
   StatusBarAlignment: { Left: 1, Right: 2 },
+  commands: {
+    registerCommand(id: string, handler: (...args: unknown[]) => unknown): { dispose(): void } {
+      if (recorded.registered.has(id)) throw new Error(`command '${id}' already exists`);
+      recorded.registered.set(id, handler);
+      return { dispose: () => recorded.registered.delete(id) };
+    },
+    executeCommand(command: string, ...args: unknown[]): Promise<unknown> {
+      recorded.executed.push({ command, args });
+      if (command === 'setContext') recorded.contexts.set(args[0] as string, args[1]);
+      return Promise.resolve(undefined);
+    },
+  },
+  languages: {
+    // uri.toString() -> diagnostics, for getDiagnostics.
+    diagnostics: new Map<string, unknown[]>(),
+    getDiagnostics(uri: { toString(): string }): unknown[] {
+      return stub.languages.diagnostics.get(uri.toString()) ?? [];
+    },
+    setDiagnostics(uri: { toString(): string }, diagnostics: unknown[]): void {
+      stub.languages.diagnostics.set(uri.toString(), diagnostics);
+      diagnosticsChanged.fire({ uris: [uri] });
+    },
+    onDidChangeDiagnostics: diagnosticsChanged.event,
+    codeLensProviders: [] as { selector: unknown; provider: unknown }[],
+    registerCodeLensProvider(selector: unknown, provider: unknown): { dispose(): void } {
+      stub.languages.codeLensProviders.push({ selector, provider });
+      return { dispose: () => undefined };
+    },
+  },
   window: {
-    activeTextEditor: undefined as { document: { languageId: string } } | undefined,
+    // Any editor-shaped object; setActiveLanguage makes a minimal one.
+    activeTextEditor: undefined as unknown,
     setActiveLanguage(languageId: string | undefined): void {
-      stub.window.activeTextEditor = languageId === undefined ? undefined : { document: { languageId } };
-      activeEditorChanged.fire(stub.window.activeTextEditor);
+      stub.window.setActiveEditor(languageId === undefined ? undefined : { document: { languageId, uri: `file:///stub.${languageId}` } });
+    },
+    setActiveEditor(editor: unknown): void {
+      stub.window.activeTextEditor = editor;
+      activeEditorChanged.fire(editor);
+    },
+    // What the next showXxxMessage resolves to (the button the user "clicks").
+    messageAnswer: undefined as string | undefined,
+    showInformationMessage: message('information'),
+    showWarningMessage: message('warning'),
+    showErrorMessage: message('error'),
+    quickPickAnswer: undefined as unknown,
+    showQuickPick(items: unknown[]): Promise<unknown> {
+      recorded.quickPicks.push(items);
+      return Promise.resolve(stub.window.quickPickAnswer);
     },
     onDidChangeActiveTextEditor: activeEditorChanged.event,
     createStatusBarItem(): StubStatusBarItem {

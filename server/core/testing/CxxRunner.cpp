@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/testing/AssertMessages.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/harness/Harnesses.h"
 
@@ -104,11 +105,10 @@ std::vector<TestResult> parseCatchXml(const std::string& xml) {
           } else {
             r.kind = FailureKind::Assertion;
             r.message = attr(etag, "type") + "(" + original + ") failed: " + expanded;
-            static const std::regex eq(R"(^([\s\S]*?) == ([\s\S]*)$)");
-            std::smatch m;
-            if (std::regex_match(expanded, m, eq)) {
-              r.actual = m[1].str();
-              r.expected = m[2].str();
+            if (auto d = describeCatchExpansion(original, expanded)) {
+              r.message = attr(etag, "type") + ": " + d->message;
+              r.actual = d->actual;
+              r.expected = d->expected;
             }
           }
           found = true;
@@ -161,20 +161,15 @@ std::vector<TestResult> parseGtestJson(const std::string& text) {
         r.status = TestStatus::Failed;
         r.kind = FailureKind::Assertion;
         std::string f = failures[0].value("failure", "");
-        // "file:line\nExpected equality of these values:\n  add(2, 3)\n    Which is: -1\n  5\n"
         auto nl = f.find('\n');
         std::string where = f.substr(0, nl);
         std::string what = nl == std::string::npos ? "" : f.substr(nl + 1);
         auto colon = where.rfind(':');
         if (colon != std::string::npos) r.frames.push_back({where.substr(0, colon), std::atoi(where.c_str() + colon + 1), 0, r.name});
-        static const std::regex eq(R"(Expected equality of these values:\n\s*(.*)\n(?:\s*Which is: (.*)\n)?\s*(.*)\n?(?:\s*Which is: (.*))?)");
-        std::smatch m;
-        if (std::regex_search(what, m, eq)) {
-          std::string lhs = m[1].str(), lhsVal = m[2].matched ? m[2].str() : m[1].str();
-          std::string rhs = m[3].str(), rhsVal = m[4].matched ? m[4].str() : m[3].str();
-          r.actual = lhsVal;
-          r.expected = rhsVal;
-          r.message = lhs + " returned " + lhsVal + ", expected " + rhsVal;
+        if (auto d = describeGtestFailure(what)) {
+          r.message = d->message;
+          r.actual = d->actual;
+          r.expected = d->expected;
         } else {
           std::string one = what;
           std::replace(one.begin(), one.end(), '\n', ' ');
@@ -228,6 +223,10 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
   }
   if (!plan.sourceIsTestFile && isTranslationUnit(plan.sourceFile) && !includesSource) tus.push_back(staging.toSandbox(plan.sourceFile));
   tus.push_back(staging.addHarnessFile("gl_support.cpp", harness::cxxSupport()));
+  // <assert.h> and <cassert> find greenlight's first (it includes the system one): a failed
+  // assert then reports its operands. Last of the -I directories, so a workspace's own
+  // assert.h still wins as it did.
+  const std::string includeDir = fs::path(staging.addHarnessFile("include/assert.h", harness::cxxAssertHeader())).parent_path().string();
   std::vector<std::string> libs;
   const bool catch2 = plan.framework == "catch2";
   const bool gtest = plan.framework == "gtest";
@@ -249,7 +248,7 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
   // same table right). The backtrace of a crash or throw is resolved with addr2line.
   compile.argv.insert(compile.argv.end(), {"-gdwarf-4", "-no-pie", "-fdiagnostics-color=never", "-fno-diagnostics-show-caret",
                                            "-I" + fs::path(staging.toSandbox(plan.sourceFile)).parent_path().string(),
-                                           "-I" + std::string(kSandboxSrc)});
+                                           "-I" + std::string(kSandboxSrc), "-I" + includeDir});
   compile.argv.insert(compile.argv.end(), tus.begin(), tus.end());
   compile.argv.insert(compile.argv.end(), {"-o", kBinary});
   compile.argv.insert(compile.argv.end(), libs.begin(), libs.end());
@@ -351,7 +350,12 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
   // Backtraces the support unit printed: resolve them to frames.
   std::vector<Frame> trace;
   std::string traceEvent, traceWhat;
+  std::optional<nlohmann::json> assertEvent;  // the operands of a failed assert (include/assert.h)
   for (const auto& e : errEvents.events) {
+    if (e.value("ev", "") == "assert") {
+      assertEvent = e;
+      continue;
+    }
     traceEvent = e.value("ev", "");
     traceWhat = e.value("what", "");
     std::vector<std::string> addrs;
@@ -422,6 +426,16 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
       t.status = TestStatus::Failed;
       t.kind = FailureKind::Assertion;
       t.message = "assertion failed: " + assertFailure->expression;
+      if (assertEvent && assertEvent->value("expr", "") == assertFailure->expression &&
+          assertEvent->value("line", 0) == assertFailure->line) {
+        const std::string op = assertEvent->value("op", "");
+        const std::string actual = assertEvent->value("actual", "");
+        auto d = op.empty() ? describeValue(assertFailure->expression, actual)
+                            : describeComparison(assertFailure->expression, op, actual, assertEvent->value("expected", ""));
+        t.message = "assertion failed: " + d.message;
+        t.actual = d.actual;
+        t.expected = d.expected;
+      }
       t.frames = trace;
       t.frames.push_back({map.toHost(assertFailure->file), assertFailure->line, 0, assertFailure->function});
     } else if (traceEvent == "timeout") {

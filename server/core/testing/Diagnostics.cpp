@@ -3,6 +3,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "core/testing/OutputParsing.h"
 
@@ -96,19 +97,29 @@ std::vector<Diagnostic> buildDiagnostics(const RunResult& result, const Diagnost
   std::map<std::string, std::string> texts = ctx.texts;
   if (!ctx.sourceFile.empty() && !texts.count(ctx.sourceFile)) texts[ctx.sourceFile] = ctx.sourceText;
 
-  // Compile errors first: where the compiler put them, in the files of the run.
+  // Compile errors first: where the compiler put them, in the files of the run. A tests.command's
+  // lines are all reported, one diagnostic each, with the severity and code the line gave.
+  const bool command = ctx.language == Language::Command;
   std::set<std::pair<std::string, int>> compileSeen;
+  std::set<std::tuple<std::string, int, int, std::string>> commandSeen;
   for (const auto& m : result.compilerMessages) {
-    if (m.severity != "error" && m.severity != "fatal error") continue;
+    if (!command && m.severity != "error" && m.severity != "fatal error") continue;
     if (!texts.count(m.file)) continue;
-    if (!compileSeen.insert({m.file, m.line}).second) continue;
+    if (command ? !commandSeen.insert({m.file, m.line, m.column, m.message}).second
+                : !compileSeen.insert({m.file, m.line}).second)
+      continue;
+    compileSeen.insert({m.file, m.line});
     Diagnostic d;
     d.file = m.file;
     d.line = std::max(1, m.line);
-    d.code = "compile-error";
+    d.code = m.code.empty() ? "compile-error" : m.code;
+    d.severity = m.severity == "warning" ? "warning" : m.severity == "note" ? "information" : "error";
     d.message = m.message;
     setRange(d, texts, m.column);
-    d.data = {{"test", ""}, {"status", "error"}, {"output", capText(result.stderrText, kDataOutputCap)}};
+    std::string test = command && !result.tests.empty() ? result.tests.front().name : "";
+    d.data = {{"test", test},
+              {"status", command ? "failed" : "error"},
+              {"output", capText(command ? result.stdoutText + result.stderrText : result.stderrText, kDataOutputCap)}};
     out.push_back(std::move(d));
   }
 
@@ -127,6 +138,7 @@ std::vector<Diagnostic> buildDiagnostics(const RunResult& result, const Diagnost
   for (const auto& t : result.tests) {
     if (t.status == TestStatus::Passed || t.status == TestStatus::Skipped) continue;
     if (t.kind == FailureKind::Compile && !compileSeen.empty()) continue;  // already reported
+    if (command && !compileSeen.empty()) continue;  // its lines are the diagnostics
     Diagnostic d;
     d.code = std::string(failureCode(t.kind == FailureKind::None ? FailureKind::Exception : t.kind));
     d.message = t.name + ": " + t.message;

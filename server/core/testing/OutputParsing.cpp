@@ -1,5 +1,7 @@
 #include "core/testing/OutputParsing.h"
 
+#include <algorithm>
+#include <cctype>
 #include <regex>
 #include <sstream>
 
@@ -169,10 +171,13 @@ std::vector<CompilerMessage> parseCompilerOutput(const std::string& text) {
 
 std::vector<CompilerMessage> parseGenericLocations(const std::string& text) {
   static const std::regex loc(R"((?:^|[\s("'])((?:[A-Za-z]:)?[\w./\\-]*[./][\w./\\-]*):(\d+)(?::(\d+))?(?::\s*(.*))?)");
+  static const std::regex severity(R"(^(fatal error|error|warning|note|info|information)\s*(?:\[[^\]]*\])?\s*:\s*(.*)$)",
+                                   std::regex::icase);
   std::vector<CompilerMessage> out;
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
     std::smatch m;
     if (std::regex_search(line, m, loc)) {
       CompilerMessage c;
@@ -180,7 +185,17 @@ std::vector<CompilerMessage> parseGenericLocations(const std::string& text) {
       c.line = std::stoi(m[2].str());
       c.column = m[3].matched ? std::stoi(m[3].str()) : 0;
       c.severity = "error";
+      c.code = "test-failed";
       c.message = m[4].matched && !m[4].str().empty() ? m[4].str() : line;
+      std::smatch s;
+      const std::string rest = m[4].matched ? m[4].str() : "";
+      if (std::regex_match(rest, s, severity)) {
+        std::string word = s[1].str();
+        std::transform(word.begin(), word.end(), word.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+        c.severity = word == "warning" ? "warning" : (word == "note" || word == "info" || word == "information") ? "note" : word;
+        c.code = "compile-error";
+        c.message = s[2].str().empty() ? line : s[2].str();
+      }
       if (c.line > 0) out.push_back(std::move(c));
     }
   }

@@ -41,7 +41,10 @@ TestResult resultFromEvent(const nlohmann::json& event);
 std::vector<CompilerMessage> parseCompilerOutput(const std::string& text);
 
 // Any "path:line[:col][: message]" where path looks like a file path (contains a dot or a
-// slash); severity "error". Used for tests.command output.
+// slash). Used for tests.command output. A message that starts with a severity word
+// ("error:", "fatal error:", "warning:", "note:", "info:", also "error[E0308]:") is a compiler
+// or linter line: that severity, code "compile-error", the word removed from the message. Any
+// other location is where a test failed: severity "error", code "test-failed".
 std::vector<CompilerMessage> parseGenericLocations(const std::string& text);
 
 // glibc: "prog: file:line: function: Assertion `expr' failed."

@@ -279,6 +279,9 @@ RunResult runNode(const TestPlan& plan, const RunOptions& options, Staging& stag
   cfg["budget"] = timeLimit(options);
   std::string harness = staging.addHarnessFile("node_harness.js", harness::nodeHarness());
   std::string reporter = staging.addHarnessFile("node_reporter.mjs", harness::nodeReporter());
+  // Beside the harness, which requires them to rewrite the test files' asserts.
+  staging.addHarnessFile("node_rewrite.js", harness::nodeRewriter());
+  staging.addHarnessFile("acorn.js", harness::acornParser());
   std::string config = staging.addHarnessFile("config.json", cfg.dump());
   sandbox::Policy p = basePolicy(plan, options, staging, &*tool);
   p.argv = {tool->path, "--test-reporter=" + reporter, "--test-reporter-destination=stdout"};
@@ -373,9 +376,17 @@ RunResult runCommand(const TestPlan& plan, const RunOptions& options, Staging& s
       result.compilerMessages.push_back(l);
     }
     if (!result.compilerMessages.empty()) {
-      const auto& first = result.compilerMessages.front();
-      t.message = first.message;
-      t.frames.push_back({first.file, first.line, first.column, ""});
+      // The test's message is the first error the command reported (else its first line).
+      const CompilerMessage* first = &result.compilerMessages.front();
+      for (const auto& m : result.compilerMessages) {
+        if (m.severity == "error" || m.severity == "fatal error") {
+          first = &m;
+          break;
+        }
+      }
+      t.message = first->message;
+      if (first->code == "compile-error") t.kind = FailureKind::Compile;
+      t.frames.push_back({first->file, first->line, first->column, ""});
     } else {
       t.message = v.status == sandbox::Status::Signaled ? "killed by signal " + std::to_string(v.signal)
                                                           : "exited with code " + std::to_string(v.exitCode);

@@ -78,6 +78,7 @@ struct CompilerMessage {
   int line = 0, column = 0;
   std::string severity;  // "error", "warning", "note", "fatal error"
   std::string message;
+  std::string code = {};  // tests.command lines: the diagnostic code; "" reads as compile-error
 };
 
 struct RelatedInfo {

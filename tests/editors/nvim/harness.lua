@@ -1,6 +1,8 @@
 -- A tiny test harness for headless Neovim: named steps, assertions with messages, a watchdog,
 -- exit code 0 (pass), 1 (fail) or 77 (skip, CTest SKIP_RETURN_CODE).
 local H = {}
+local uv = vim.uv or vim.loop
+H.uv = uv
 
 H.notifications = {}
 local original_notify = vim.notify
@@ -10,8 +12,20 @@ vim.notify = function(msg, level, opts)
   return original_notify(msg, level, opts)
 end
 
+-- Deprecated Neovim API used by the plugin (or a test) fails the test: what still runs on
+-- 0.10 goes away later. vim.deprecate is how Neovim announces it.
+H.deprecations = {}
+if vim.deprecate then
+  local original_deprecate = vim.deprecate
+  vim.deprecate = function(name, alternative, version, plugin, backtrace)
+    table.insert(H.deprecations, string.format('%s (use %s; removed in %s)\n%s', tostring(name), tostring(alternative),
+      tostring(version), debug.traceback('', 2)))
+    return original_deprecate(name, alternative, version, plugin, backtrace)
+  end
+end
+
 local current_step = 'startup'
-H.started = vim.loop.hrtime() / 1e9
+H.started = uv.hrtime() / 1e9
 local function finish(code, message)
   if message then io.stderr:write(message .. '\n') end
   io.stderr:flush()
@@ -21,7 +35,7 @@ end
 
 function H.step(name)
   current_step = name
-  io.stdout:write(string.format('step (%.1f s): %s\n', vim.loop.hrtime() / 1e9 - H.started, name))
+  io.stdout:write(string.format('step (%.1f s): %s\n', uv.hrtime() / 1e9 - H.started, name))
 end
 
 function H.fail(message)
@@ -67,7 +81,7 @@ function H.tempdir(name)
   local dir = root .. '/' .. name
   vim.fn.delete(dir, 'rf')
   vim.fn.mkdir(dir, 'p')
-  return vim.loop.fs_realpath(dir)
+  return uv.fs_realpath(dir)
 end
 
 function H.write(path, lines)
@@ -77,7 +91,7 @@ end
 
 -- Runs `fn` and exits Neovim with the result. A watchdog ends a hung test.
 function H.run(seconds, fn)
-  local watchdog = vim.loop.new_timer()
+  local watchdog = uv.new_timer()
   watchdog:start(seconds * 1000, 0, function()
     io.stderr:write(string.format('FAIL: watchdog: test did not finish within %d s (step: %s)\n', seconds, current_step))
     io.stderr:flush()
@@ -88,6 +102,9 @@ function H.run(seconds, fn)
     return { greenlight_fail = tostring(e) .. '\n' .. debug.traceback() }
   end)
   watchdog:stop()
+  if ok and #H.deprecations > 0 then
+    ok, err = false, { greenlight_fail = 'deprecated Neovim API used:\n' .. table.concat(H.deprecations, '\n') }
+  end
   if ok then
     finish(0, 'PASS')
   elseif err.greenlight_skip then
@@ -134,6 +151,126 @@ function H.probe_server(bin, timeout_ms)
     H.fail(string.format('%s lsp did not answer initialize within %d ms; stderr: %s', bin, timeout_ms, stderr))
   end
   H.fail(string.format('%s lsp exited with %s without answering initialize; stderr: %s', bin, tostring(code), stderr))
+end
+
+-- --- LSP helpers shared by the scenarios (fake or real server) ---------------------------
+
+-- Opens `path`, waits for an initialized greenlight client; returns bufnr, client.
+function H.open(path, ms)
+  local greenlight = require('greenlight')
+  vim.cmd('edit ' .. vim.fn.fnameescape(path))
+  local bufnr = vim.api.nvim_get_current_buf()
+  H.wait(ms or 10000, function()
+    local c = greenlight.client(bufnr)
+    return c ~= nil and c.initialized == true
+  end, 'an initialized greenlight client for ' .. path)
+  return bufnr, greenlight.client(bufnr)
+end
+
+-- Whether `client` talks to the scripted fake server (tests/editors/fake), whose log shows
+-- what the plugin sent; the real server is checked by outcomes only.
+function H.is_fake(client)
+  local info = require('greenlight').server_info[client.id]
+  return info ~= nil and info.name == 'greenlight-fake'
+end
+
+-- The fake's log ($GREENLIGHT_FAKE_LOG): messages it received ('in') or sent ('out').
+function H.fake_messages(log_path, dir)
+  local out = {}
+  if not log_path or vim.fn.filereadable(log_path) == 0 then return out end
+  for _, line in ipairs(vim.fn.readfile(log_path)) do
+    local entry = vim.json.decode(line)
+    if entry.dir == (dir or 'in') then table.insert(out, entry.msg) end
+  end
+  return out
+end
+
+-- Messages the fake received with `method` (and, for executeCommand, `command`).
+function H.fake_sent(log_path, method, command)
+  return vim.tbl_filter(function(m)
+    return m.method == method and (command == nil or (m.params and m.params.command == command))
+  end, H.fake_messages(log_path, 'in'))
+end
+
+-- Waits for the response to the next `command` sent after `since` responses were recorded
+-- (require('greenlight.commands').results); returns { err, result }.
+function H.wait_result(command, since, ms)
+  local commands = require('greenlight.commands')
+  local found
+  local seen = math.min(H.notes_mark or 0, #H.notifications)
+  H.wait(ms or 20000, function()
+    -- The plugin saying the command was never sent ends the wait at once.
+    for i = seen + 1, #H.notifications do
+      local msg = H.notifications[i].msg
+      for _, never in ipairs({ 'nothing to generate here', 'offers no fix', 'no greenlight failure on this line',
+        'no greenlight server for this buffer', 'could not send' }) do
+        if msg:find(never, 1, true) then H.fail(command .. ' was not sent: ' .. msg) end
+      end
+    end
+    for i = since + 1, #commands.results do
+      if commands.results[i].command == command then
+        found = commands.results[i]
+        return true
+      end
+    end
+    return false
+  end, 'the response to ' .. command)
+  return found
+end
+
+-- How many responses are recorded now (pass to wait_result); notifications from here on are
+-- watched by wait_result too.
+function H.results_mark()
+  H.notes_mark = #H.notifications
+  return #require('greenlight.commands').results
+end
+
+-- Keys for a prompt that reads typeahead (inputlist(), the 0.7 modal preview): queued now,
+-- read when the prompt opens. vim.wait() does not consume typeahead, so nothing else will.
+function H.typeahead(keys)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), 't', false)
+end
+
+-- Answers the diff preview: on 0.10 (asynchronous float) waits for it and types `key` in it;
+-- on 0.7 (modal) the key must be queued before the preview opens: call with `before = true`
+-- before triggering, then again with `before = false` after (a no-op there).
+function H.answer_preview(key, before)
+  local preview = require('greenlight.preview')
+  local modal = vim.fn.has('nvim-0.10') == 0
+  if modal then
+    if before then H.typeahead(key) end
+    return
+  end
+  if before then return end
+  H.wait(20000, function() return preview.current ~= nil end, 'the diff preview float')
+  H.eq(vim.api.nvim_get_current_win(), preview.current.win, 'the preview float has the focus')
+  vim.api.nvim_feedkeys(key, 'x', false)
+end
+
+-- Greenlight diagnostics in `bufnr` (vim.diagnostic).
+function H.greenlight_diagnostics(bufnr)
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    if d.source == 'greenlight' then table.insert(out, d) end
+  end
+  return out
+end
+
+function H.lines(bufnr)
+  return vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+end
+
+-- The 1-based line number of the first line of `bufnr` equal to `text`, or fails.
+function H.line_of(bufnr, text)
+  for i, l in ipairs(H.lines(bufnr)) do
+    if l == text then return i end
+  end
+  H.fail(string.format('no line %s in:\n%s', vim.inspect(text), table.concat(H.lines(bufnr), '\n')))
+end
+
+-- Notifications whose message contains `needle`.
+function H.notified(needle)
+  return vim.tbl_filter(function(n) return n.msg:find(needle, 1, true) ~= nil end, H.notifications)
 end
 
 return H

@@ -84,6 +84,18 @@ H.run(60, function()
   H.eq(vim.json.encode(answers()[3].result), '[{}]', 'empty settings answer as an object')
 
   H.step(':GreenlightRunTests sends greenlight.runTests with the cursor position')
+  -- Other progress UIs see greenlight's progress through Neovim: LspProgress (0.10) or
+  -- User LspProgressUpdate (0.7).
+  local seen_by_others = 0
+  if vim.fn.has('nvim-0.10') == 1 then
+    vim.api.nvim_create_autocmd('LspProgress', { callback = function(args)
+      if args.data and args.data.client_id == greenlight.client(bufnr).id then seen_by_others = seen_by_others + 1 end
+    end })
+  else
+    vim.api.nvim_create_autocmd('User', { pattern = 'LspProgressUpdate', callback = function()
+      seen_by_others = seen_by_others + 1
+    end })
+  end
   vim.api.nvim_win_set_cursor(0, { 2, 11 })
   vim.cmd('GreenlightRunTests')
   H.wait(5000, function() return #sent('workspace/executeCommand', 'greenlight.runTests') >= 1 end, 'executeCommand')
@@ -97,6 +109,7 @@ H.run(60, function()
   end, 'progress to end')
   local kinds = vim.tbl_map(function(h) return h.value.kind end, progress.history)
   H.eq(kinds, { 'begin', 'report', 'end' }, 'progress kinds')
+  H.eq(seen_by_others, 3, 'progress events Neovim itself published')
   H.eq(greenlight.status(), '', 'status() after the end')
 
   H.step('positions are utf-16 on a non-ASCII line')
@@ -112,18 +125,24 @@ H.run(60, function()
   vim.cmd('GreenlightRunTests')
   H.wait(5000, function() return greenlight.status():find('50%', 1, true) ~= nil end, 'the slow run to report 50%')
   H.eq(greenlight.status(), 'greenlight: Running tests 50%: test_add', 'status() while running')
+  local slow_run = sent('workspace/executeCommand', 'greenlight.runTests')[3]
+  H.check(type(slow_run.params.workDoneToken) == 'string', 'no workDoneToken: ' .. vim.inspect(slow_run.params))
   vim.cmd('GreenlightCancel')
   H.wait(5000, function() return #sent('window/workDoneProgress/cancel') >= 1 end, 'window/workDoneProgress/cancel')
-  local token = sent('window/workDoneProgress/cancel')[1].params.token
-  H.check(type(token) == 'string' and token:find('^run%-') ~= nil, 'cancelled token ' .. vim.inspect(token))
+  H.eq(sent('window/workDoneProgress/cancel')[1].params.token, slow_run.params.workDoneToken, 'the cancelled token')
   H.wait(5000, function() return #sent('workspace/executeCommand', 'greenlight.cancel') >= 1 end, 'greenlight.cancel')
   H.wait(5000, function() return #sent('$/cancelRequest') >= 1 end, '$/cancelRequest for the pending run')
+  H.eq(sent('$/cancelRequest')[1].params.id, slow_run.id, 'the cancelled request')
   H.wait(5000, function() return greenlight.status() == '' end, 'status() to clear after the cancel')
+  H.wait(5000, function() return #H.notified('cancelled 1 task') == 1 end, 'the "cancelled 1 task" message')
   for _, n in ipairs(H.notifications) do
     H.check(not n.msg:find('greenlight.runTests:', 1, true), 'a cancelled run was reported as an error: ' .. n.msg)
   end
+  H.notifications = {}
+  vim.cmd('GreenlightCancel')
+  H.wait(5000, function() return #H.notified('nothing to cancel') == 1 end, 'the "nothing to cancel" message')
 
-  H.step(':GreenlightGenerate asks for the generate action on the cursor line and runs it')
+  H.step(':GreenlightGenerate asks for the generate action at the cursor and runs its command')
   vim.api.nvim_win_set_cursor(0, { 4, 0 })
   vim.cmd('GreenlightGenerate')
   H.wait(5000, function() return #sent('workspace/executeCommand', 'greenlight.generate') >= 1 end, 'greenlight.generate')
@@ -131,10 +150,11 @@ H.run(60, function()
     return m.params.context.only and m.params.context.only[1] == 'refactor.rewrite.greenlight'
   end, sent('textDocument/codeAction'))
   H.eq(#asked, 1, 'codeAction requests with only=refactor.rewrite.greenlight')
-  H.eq(asked[1].params.range.start.line, 3, 'requested line')
-  H.eq(#sent('codeAction/resolve'), 1, 'the action (no command, no edit) was resolved first')
-  H.eq(sent('workspace/executeCommand', 'greenlight.generate')[1].params.arguments, { { uri = vim.uri_from_bufnr(bufnr), line = 3 } },
-    'generate arguments')
+  H.eq(asked[1].params.range, { start = { line = 3, character = 0 }, ['end'] = { line = 3, character = 0 } }, 'requested range')
+  local generate = sent('workspace/executeCommand', 'greenlight.generate')[1]
+  H.eq(generate.params.arguments, { { uri = vim.uri_from_bufnr(bufnr), position = { line = 3, character = 0 } } },
+    'generate arguments (the action\'s command, as the server made it)')
+  H.check(type(generate.params.workDoneToken) == 'string', 'generate has no workDoneToken')
   -- The server's versioned documentChanges edit lands in the buffer and is acknowledged.
   H.wait(5000, function()
     return vim.api.nvim_buf_get_lines(bufnr, 5, 6, false)[1] == '    return a * b'
@@ -150,8 +170,11 @@ H.run(60, function()
   H.notifications = {}
   vim.api.nvim_win_set_cursor(0, { 2, 0 })
   vim.cmd('GreenlightGenerate')
-  H.wait(3000, function() return #H.notifications >= 1 end, 'the "no comment here" message')
-  H.contains(H.notifications[1].msg, 'no comment to generate from here', 'message')
+  H.wait(3000, function() return #H.notifications >= 1 end, 'the "nothing to generate here" message')
+  H.contains(H.notifications[1].msg, 'nothing to generate here', 'message')
+  H.notifications = {}
+  vim.cmd('GreenlightGenerate rounds=x')
+  H.eq(#H.notified('bad argument "rounds=x"'), 1, 'a bad :GreenlightGenerate argument is reported')
 
   H.step('commands in a buffer without greenlight explain themselves')
   vim.cmd('enew')

@@ -6,7 +6,7 @@ H.run(30, function()
   local config = require('greenlight.config')
 
   H.step('commands exist without setup()')
-  for _, name in ipairs({ 'GreenlightRunTests', 'GreenlightGenerate', 'GreenlightCancel', 'GreenlightRestart' }) do
+  for _, name in ipairs({ 'GreenlightRunTests', 'GreenlightGenerate', 'GreenlightFix', 'GreenlightCancel', 'GreenlightRestart' }) do
     H.eq(vim.fn.exists(':' .. name), 2, ':' .. name)
   end
 
@@ -15,10 +15,21 @@ H.run(30, function()
   local function flatten(t, prefix, out)
     for k, v in pairs(t) do
       local key = prefix == '' and k or (prefix .. '.' .. k)
-      local is_section = type(v) == 'table' and v.check == nil and not vim.tbl_islist(v)
+      local is_section = type(v) == 'table' and v.check == nil and not (vim.islist or vim.tbl_islist)(v)
       if is_section then flatten(v, key, out) else out[key] = v end
     end
     return out
+  end
+  -- The fixture is the block in DESIGN.md, when DESIGN.md is at hand (the VS Code tests check
+  -- the same fixture).
+  local design_md = os.getenv('GREENLIGHT_DESIGN_MD')
+  if design_md and design_md ~= '' and vim.fn.filereadable(design_md) == 1 then
+    local text = table.concat(vim.fn.readfile(design_md), '\n')
+    local after = text:match('## Configuration %(section `greenlight`%)(.*)')
+    H.check(after ~= nil, 'DESIGN.md has no "## Configuration (section `greenlight`)" heading')
+    local block = after:match('```json\n(.-)```')
+    H.check(block ~= nil, 'no ```json block under the Configuration heading of DESIGN.md')
+    H.eq(vim.json.decode(block), fixture, 'DESIGN.md\'s settings block vs tests/editors/fixtures/design-settings.json')
   end
   local design_keys = vim.tbl_keys(flatten(fixture, '', {}))
   local schema_keys = vim.tbl_keys(flatten(config.settings_schema, '', {}))
@@ -31,7 +42,7 @@ H.run(30, function()
   local nested = {}
   for key, value in pairs(defaults) do
     local node = nested
-    local parts = vim.split(key, '.', true)
+    local parts = vim.split(key, '.', { plain = true })
     for i = 1, #parts - 1 do
       node[parts[i]] = node[parts[i]] or {}
       node = node[parts[i]]
@@ -42,6 +53,21 @@ H.run(30, function()
   H.eq(problems, {}, 'problems for DESIGN defaults')
   local _, bad_enum = config.validate({ settings = { provider = fixture.provider } })
   H.eq(#bad_enum, 1, 'the literal "auto|openai|anthropic" is rejected')
+  local _, bad_refine = config.validate({ settings = { refine = { maxRounds = 0, candidates = 1.5, timeoutSeconds = 0,
+    preview = 'yes', rounds = 3 } } })
+  local refine_text = table.concat(bad_refine, '\n')
+  for _, expected in ipairs({
+    'vim.g.greenlight.settings.refine.maxRounds: expected an integer >= 1, got number 0',
+    'vim.g.greenlight.settings.refine.candidates: expected an integer >= 1, got number 1.5',
+    'vim.g.greenlight.settings.refine.timeoutSeconds: expected a number > 0, got number 0',
+    'vim.g.greenlight.settings.refine.preview: expected true or false, got string "yes"',
+    'vim.g.greenlight.settings.refine.rounds: unknown key (known: candidates, maxRounds, preview, timeoutSeconds)',
+  }) do
+    H.contains(refine_text, expected, 'refine validation')
+  end
+  local valid_refine, none_refine = config.validate({ settings = { refine = { maxRounds = 5, preview = true } } })
+  H.eq(none_refine, {}, 'problems for valid refine settings')
+  H.eq(config.server_settings(valid_refine), { refine = { maxRounds = 5, preview = true } }, 'refine settings sent')
 
   H.step('no vim.g.greenlight: defaults, nothing sent')
   vim.g.greenlight = nil
@@ -83,7 +109,7 @@ H.run(30, function()
   H.eq(validation[1].level, vim.log.levels.ERROR, 'level')
   for _, expected in ipairs({
     'vim.g.greenlight.sever: unknown key',
-    'vim.g.greenlight.progress: expected one of "echo", "notify", "off", got string "loud"',
+    'vim.g.greenlight.progress: expected one of "auto", "echo", "notify", "off", got string "loud"',
     'vim.g.greenlight.filetypes: expected a list of strings, got string "python"',
     'vim.g.greenlight.server.extra_args: expected a list of strings',
     'vim.g.greenlight.settings.provider: expected one of "auto", "openai", "anthropic", got string "gpt"',
@@ -100,6 +126,11 @@ H.run(30, function()
   H.check(#binary >= 1, 'no message about the missing server.path binary')
   H.contains(binary[1].msg, 'is not an executable file', 'binary message')
   H.eq(#require('greenlight').clients(), 0, 'clients started with a missing binary')
+  -- One clear line, not "Error executing lua callback" with a stack trace out of the FileType
+  -- autocmd (what 0.10 showed when the error was notified synchronously).
+  local messages = vim.fn.execute('messages')
+  H.check(not messages:find('stack traceback', 1, true) and not messages:find('Error executing', 1, true),
+    'the missing binary produced a stack trace:\n' .. messages)
 
   local before = #H.notifications
   vim.cmd('edit ' .. dir .. '/other.py')
@@ -117,7 +148,8 @@ H.run(30, function()
   vim.cmd('helptags ' .. docdir)
   local tags = table.concat(vim.fn.readfile(docdir .. '/tags'), '\n')
   for _, tag in ipairs({ 'greenlight.txt', 'greenlight-config', 'g:greenlight', ':GreenlightRunTests', ':GreenlightCancel',
-    ':GreenlightRestart', ':GreenlightGenerate', 'greenlight-health', 'greenlight-validation' }) do
+    ':GreenlightRestart', ':GreenlightGenerate', ':GreenlightFix', 'greenlight-preview', 'greenlight-codelens',
+    'greenlight-progress', 'greenlight-health', 'greenlight-validation' }) do
     H.check(tags:find(tag .. '\t', 1, true) ~= nil, 'missing help tag ' .. tag)
   end
 end)

@@ -22,7 +22,7 @@ local function find(lines, ...)
 end
 
 H.run(30, function()
-  local bin = vim.loop.fs_realpath(H.env('GREENLIGHT_TEST_BIN'))
+  local bin = H.uv.fs_realpath(H.env('GREENLIGHT_TEST_BIN'))
 
   H.step('binary on $PATH: OK with its version')
   vim.g.greenlight = nil
@@ -36,6 +36,15 @@ H.run(30, function()
     string.format('no OK line with %s and "%s" in:\n%s', bin, version, text))
   H.check(find(lines, 'OK', 'vim.g.greenlight not set') ~= nil, 'no OK line for the default configuration:\n' .. text)
   H.check(find(lines, 'ERROR') == nil, 'unexpected ERROR:\n' .. text)
+  -- The server's own checks (greenlight doctor --offline): the sandbox and the provider.
+  H.check(find(lines, 'greenlight doctor --offline') ~= nil, 'no doctor section:\n' .. text)
+  H.check(find(lines, 'sandbox:') ~= nil, 'no sandbox line from doctor:\n' .. text)
+  H.check(find(lines, 'provider:') ~= nil, 'no provider line from doctor:\n' .. text)
+
+  H.step('settings that choose the provider are listed')
+  vim.g.greenlight = { settings = { provider = 'openai', model = 'gpt-test' } }
+  lines = health_lines()
+  H.check(find(lines, 'provider=openai', 'model=gpt-test') ~= nil, 'provider settings:\n' .. table.concat(lines, '\n'))
 
   H.step('explicit server.path: OK, from server.path')
   vim.g.greenlight = { server = { path = bin } }

@@ -2,10 +2,11 @@
 -- capabilities, settings pulled through workspace/configuration, the code action list,
 -- codeAction/resolve idempotence, :GreenlightRestart and a clean shutdown.
 local H = require('harness')
+local compat = require('greenlight.compat')
 
 local function request(client, method, params, bufnr, ms)
   local response
-  client.request(method, params, function(err, result) response = { err = err, result = result } end, bufnr)
+  compat.call(client, 'request', method, params, function(err, result) response = { err = err, result = result } end, bufnr)
   H.wait(ms or 5000, function() return response ~= nil end, method .. ' response')
   if response.err then H.fail(method .. ' failed: ' .. vim.inspect(response.err)) end
   return response.result
@@ -135,7 +136,7 @@ H.run(60, function()
     local c = greenlight.client(bufnr)
     return c ~= nil and c.id ~= old_id and c.initialized == true
   end, 'a new initialized client after :GreenlightRestart')
-  H.check(vim.lsp.get_client_by_id(old_id) == nil or vim.lsp.get_client_by_id(old_id).is_stopped(), 'old client still running')
+  H.check(vim.lsp.get_client_by_id(old_id) == nil or compat.is_stopped(vim.lsp.get_client_by_id(old_id)), 'old client still running')
   for _, n in ipairs(H.notifications) do
     H.check(not n.msg:find('server exited with code', 1, true), 'unclean exit on restart: ' .. n.msg)
   end
@@ -143,8 +144,8 @@ H.run(60, function()
   H.step('shutdown + exit: exit code 0')
   -- The plugin reports a non-zero exit code or a signal through vim.notify (on_exit).
   client = greenlight.client(bufnr)
-  client.stop()
-  H.wait(5000, function() return client.is_stopped() end, 'the client to stop')
+  compat.call(client, 'stop')
+  H.wait(5000, function() return compat.is_stopped(client) end, 'the client to stop')
   vim.wait(500)
   for _, n in ipairs(H.notifications) do
     H.check(not n.msg:find('server exited with code', 1, true), 'unclean exit: ' .. n.msg)

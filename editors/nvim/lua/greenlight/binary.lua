@@ -24,26 +24,40 @@ function M.resolve(cfg)
   return nil, 'greenlight binary not found on $PATH; set vim.g.greenlight = { server = { path = "/path/to/greenlight" } }'
 end
 
--- Runs `argv` (a version query) and returns its first output line, or nil and why. Bounded by
--- `timeout_ms` so a hung binary cannot freeze :checkhealth.
-function M.first_line(argv, timeout_ms)
-  local out = {}
+-- Runs `argv` (in `cwd` when given) and returns its exit code and output lines (stdout then
+-- stderr), or nil and why. Bounded by `timeout_ms` so a hung binary cannot freeze :checkhealth.
+function M.run(argv, timeout_ms, cwd)
+  timeout_ms = timeout_ms or 3000
+  local out, err = {}, {}
+  local done = { stdout = false, stderr = false }
   local ok, job = pcall(vim.fn.jobstart, argv, {
+    cwd = cwd,
     stdout_buffered = true,
     stderr_buffered = true,
-    on_stdout = function(_, data) vim.list_extend(out, data) end,
-    on_stderr = function(_, data) vim.list_extend(out, data) end,
+    on_stdout = function(_, data) out = data; done.stdout = true end,
+    on_stderr = function(_, data) err = data; done.stderr = true end,
   })
   if not ok or job <= 0 then return nil, 'cannot run ' .. argv[1] end
-  local status = vim.fn.jobwait({ job }, timeout_ms or 3000)[1]
+  local status = vim.fn.jobwait({ job }, timeout_ms)[1]
   if status == -1 then
     vim.fn.jobstop(job)
-    return nil, string.format('%s did not answer within %d ms', table.concat(argv, ' '), timeout_ms or 3000)
+    return nil, string.format('%s did not answer within %d ms', table.concat(argv, ' '), timeout_ms)
   end
   -- The buffered callbacks run after the job exits; give them a moment.
-  vim.wait(200, function() return #out > 0 end, 10)
+  vim.wait(500, function() return done.stdout and done.stderr end, 10)
+  local lines = {}
+  for _, l in ipairs(out) do table.insert(lines, l) end
+  for _, l in ipairs(err) do table.insert(lines, l) end
+  while #lines > 0 and lines[#lines] == '' do table.remove(lines) end
+  return status, lines
+end
+
+-- Runs `argv` (a version query) and returns its first output line, or nil and why.
+function M.first_line(argv, timeout_ms)
+  local status, lines = M.run(argv, timeout_ms)
+  if not status then return nil, lines end
   local first = nil
-  for _, line in ipairs(out) do
+  for _, line in ipairs(lines) do
     if line ~= '' then first = line break end
   end
   if status ~= 0 then

@@ -8,6 +8,8 @@
 -- put there is sent to the server: the server layers defaults < environment <
 -- .greenlight.json < initializationOptions < workspace/configuration, so sending defaults for
 -- keys the user never set would override the project's .greenlight.json.
+local islist = require('greenlight.compat').islist
+
 local M = {}
 
 M.defaults = {
@@ -15,7 +17,8 @@ M.defaults = {
   filetypes = { 'python', 'javascript', 'cpp' },
   root_markers = { '.greenlight.json', '.git' },
   server = { path = nil, extra_args = {} },
-  progress = 'echo',
+  progress = 'auto',
+  codelens = true,
   settings = {},
   capabilities = nil,
   on_attach = nil,
@@ -26,7 +29,7 @@ local function kind(expected, check)
   return { expected = expected, check = check }
 end
 local function is_list_of_strings(v)
-  if type(v) ~= 'table' or (next(v) ~= nil and not vim.tbl_islist(v)) then return false end
+  if type(v) ~= 'table' or (next(v) ~= nil and not islist(v)) then return false end
   for _, s in ipairs(v) do
     if type(s) ~= 'string' then return false end
   end
@@ -66,7 +69,12 @@ M.settings_schema = {
   maxTokens = number({ integer = true, min = 1 }),
   timeoutSeconds = number({ above = 0 }),
   maxRetries = number({ integer = true, min = 0 }),
-  refine = { maxRounds = number({ integer = true, min = 1 }), candidates = number({ integer = true, min = 1 }) },
+  refine = {
+    maxRounds = number({ integer = true, min = 1 }),
+    candidates = number({ integer = true, min = 1 }),
+    timeoutSeconds = number({ above = 0 }),
+    preview = boolean,
+  },
   runOnSave = boolean,
   sandbox = {
     timeLimitSeconds = number({ above = 0 }),
@@ -92,7 +100,8 @@ local plugin_schema = {
     end),
     extra_args = string_list,
   },
-  progress = enum({ 'echo', 'notify', 'off' }),
+  progress = enum({ 'auto', 'echo', 'notify', 'off' }),
+  codelens = boolean,
   settings = M.settings_schema,
   capabilities = kind('a table (merged into the client capabilities)', function(v)
     return type(v) == 'table' and v ~= vim.NIL
@@ -120,7 +129,7 @@ end
 -- Walks `value` against `schema`; returns a cleaned copy holding only valid entries and appends
 -- problems. `defaults_note` says what happens to a rejected value at this level.
 local function walk(schema, value, path, problems, defaults_note)
-  if type(value) ~= 'table' or value == vim.NIL or (next(value) ~= nil and vim.tbl_islist(value)) then
+  if type(value) ~= 'table' or value == vim.NIL or (next(value) ~= nil and islist(value)) then
     table.insert(problems, string.format('%s: expected a table, got %s; %s', path, describe(value), defaults_note))
     return {}
   end
@@ -150,7 +159,7 @@ local copy
 local function merge(defaults, user)
   local out = copy(defaults)
   for k, v in pairs(user) do
-    if type(v) == 'table' and type(out[k]) == 'table' and not vim.tbl_islist(v) and k ~= 'settings' then
+    if type(v) == 'table' and type(out[k]) == 'table' and not islist(v) and k ~= 'settings' then
       out[k] = merge(out[k], v)
     else
       out[k] = v
@@ -212,10 +221,10 @@ end
 local function as_object(t)
   if type(t) ~= 'table' or t == vim.NIL then return t end
   if next(t) == nil then return vim.empty_dict() end
-  if vim.tbl_islist(t) then return t end
+  if islist(t) then return t end
   local out = {}
   for k, v in pairs(t) do
-    out[k] = (type(v) == 'table' and not vim.tbl_islist(v)) and as_object(v) or v
+    out[k] = (type(v) == 'table' and not islist(v)) and as_object(v) or v
   end
   return out
 end

@@ -1,17 +1,23 @@
 -- greenlight for Neovim (0.7.2 and later): starts `greenlight lsp` for Python, JavaScript and
--- C++ buffers with vim.lsp.start_client (vim.lsp.start does not exist before 0.8), one client per
--- root directory, and provides the :Greenlight* commands. No setup() call is needed: the plugin
--- reads vim.g.greenlight (see config.lua) each time it starts a client or answers the server.
+-- C++ buffers (vim.lsp.start, or vim.lsp.start_client on 0.7), one client per root directory,
+-- and provides the :Greenlight* commands. No setup() call is needed: the plugin reads
+-- vim.g.greenlight (see config.lua) each time it starts a client or answers the server.
+--
+-- Modules: config (defaults + validation), binary (finding the server), commands (run, generate,
+-- fix, cancel), apply (workspace/applyEdit: versions, preview, one undo step), preview (the diff
+-- float), progress ($/progress), codelens, diagnostics (raw published diagnostics for fix),
+-- health (:checkhealth), compat (what differs between Neovim versions).
+local compat = require('greenlight.compat')
 local config = require('greenlight.config')
 local binary = require('greenlight.binary')
 local progress = require('greenlight.progress')
+local commands = require('greenlight.commands')
+local apply = require('greenlight.apply')
+local codelens = require('greenlight.codelens')
+local diagnostics = require('greenlight.diagnostics')
 
 local M = {}
 
--- root_dir -> client id
-local clients_by_root = {}
--- client id -> { request ids of our executeCommand requests in flight }
-local pending = {}
 -- The last "binary not found" message shown.
 local last_binary_error = nil
 -- client id -> serverInfo from the initialize result ({name, version}), when the server sent it.
@@ -19,16 +25,14 @@ M.server_info = {}
 -- Per client: how many workspace/configuration requests were answered (for :checkhealth and tests).
 M.stats = { configuration_requests = {} }
 
-local function notify(msg, level)
-  vim.notify('greenlight: ' .. msg, level or vim.log.levels.INFO)
-end
+local notify = commands.notify
 
 local function find_root(path, markers)
   local dir = vim.fn.fnamemodify(path, ':p:h')
   local current = dir
   while true do
     for _, marker in ipairs(markers) do
-      if vim.loop.fs_stat(current .. '/' .. marker) then return current end
+      if compat.uv.fs_stat(current .. '/' .. marker) then return current end
     end
     local parent = vim.fn.fnamemodify(current, ':h')
     if parent == current then return dir end
@@ -53,119 +57,148 @@ local function answer_configuration(_, result, ctx)
   return answers
 end
 
-local function on_progress(err, result, ctx, handler_config)
-  local default = vim.lsp.handlers['$/progress']
-  if default then pcall(default, err, result, ctx, handler_config) end
-  if result then progress.handle(config.get().progress, ctx.client_id, result.token, result.value) end
+-- window/showDocument for 0.7, which has no handler (0.10's is used where it exists).
+local function show_document(_, result, ctx)
+  if type(result) ~= 'table' or type(result.uri) ~= 'string' then return { success = false } end
+  if result.external then
+    local opener = vim.fn.executable('xdg-open') == 1 and 'xdg-open' or (vim.fn.executable('open') == 1 and 'open' or nil)
+    if not opener then return { success = false } end
+    vim.fn.jobstart({ opener, result.uri }, { detach = true })
+    return { success = true }
+  end
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  local bufnr = vim.uri_to_bufnr(result.uri)
+  if not vim.api.nvim_buf_is_loaded(bufnr) then vim.fn.bufload(bufnr) end
+  vim.bo[bufnr].buflisted = true
+  if result.takeFocus ~= false then
+    vim.api.nvim_win_set_buf(0, bufnr)
+    if result.selection and client then
+      local start = result.selection.start
+      local line = vim.api.nvim_buf_get_lines(bufnr, start.line, start.line + 1, false)[1] or ''
+      local col = start.character
+      if client.offset_encoding ~= 'utf-8' then
+        local ok, byte = pcall(vim.str_byteindex, line, start.character, client.offset_encoding == 'utf-16')
+        col = ok and byte or #line
+      end
+      pcall(vim.api.nvim_win_set_cursor, 0, { start.line + 1, col })
+    end
+  end
+  return { success = true }
 end
 
--- The greenlight client attached to `bufnr` (default: current buffer), or nil.
+-- The greenlight client attached to `bufnr` (default: current buffer), or nil. Stopped clients
+-- (still listed by Neovim until their process exits) do not count.
 function M.client(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  if vim.lsp.get_clients then return vim.lsp.get_clients({ bufnr = bufnr, name = 'greenlight' })[1] end
-  for _, client in pairs(vim.lsp.buf_get_clients(bufnr)) do
-    if client.name == 'greenlight' then return client end
-  end
-  return nil
+  return compat.get_clients('greenlight', bufnr)[1]
 end
 
 -- Every running greenlight client.
 function M.clients()
-  if vim.lsp.get_clients then return vim.lsp.get_clients({ name = 'greenlight' }) end
-  local out = {}
-  for _, client in pairs(vim.lsp.get_active_clients()) do
-    if client.name == 'greenlight' then table.insert(out, client) end
-  end
-  return out
+  return compat.get_clients('greenlight')
 end
 
--- The client capabilities: Neovim's, plus what this plugin adds (0.7 advertises neither,
--- though it handles both), plus vim.g.greenlight.capabilities.
+-- The client capabilities: Neovim's, plus what this plugin implements (0.7 advertises none
+-- of these, though it handles some), plus vim.g.greenlight.capabilities.
 function M.capabilities(cfg)
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.workspace = caps.workspace or {}
-  -- Answered from vim.g.greenlight by answer_configuration(); without it the server cannot
-  -- pull its settings and falls back to the didChangeConfiguration payload.
+  -- Answered from vim.g.greenlight by answer_configuration().
   caps.workspace.configuration = true
-  -- vim.lsp.util.apply_workspace_edit applies versioned documentChanges (and refuses edits
-  -- for a buffer that changed since); greenlight's edits come that way.
+  -- apply.lua applies versioned documentChanges (refusing a stale version) and asks before an
+  -- edit whose change annotation needs confirmation.
   caps.workspace.workspaceEdit = caps.workspace.workspaceEdit or {}
   caps.workspace.workspaceEdit.documentChanges = true
+  caps.workspace.workspaceEdit.changeAnnotationSupport = { groupsOnLabel = false }
+  -- codelens.lua handles workspace/codeLens/refresh.
+  caps.workspace.codeLens = { refreshSupport = true }
   caps.window = caps.window or {}
   caps.window.workDoneProgress = true
+  caps.window.showDocument = { support = true }
   if cfg and type(cfg.capabilities) == 'table' then caps = vim.tbl_deep_extend('force', caps, cfg.capabilities) end
   return caps
+end
+
+local function handlers()
+  local h = {
+    ['workspace/configuration'] = answer_configuration,
+    ['workspace/applyEdit'] = apply.handler,
+    ['workspace/codeLens/refresh'] = codelens.refresh_handler,
+    ['textDocument/publishDiagnostics'] = diagnostics.handler,
+    ['window/showMessage'] = commands.show_message,
+    ['window/showMessageRequest'] = commands.show_message_request,
+  }
+  if not vim.lsp.handlers['window/showDocument'] then h['window/showDocument'] = show_document end
+  if not compat.has_010 then
+    h['$/progress'] = progress.handler(function() return config.get().progress end)
+  end
+  return h
+end
+
+local function on_exit(code, signal, client_id)
+  progress.forget(client_id)
+  commands.forget(client_id)
+  diagnostics.forget(client_id)
+  M.server_info[client_id] = nil
+  vim.schedule(function() codelens.forget(client_id) end)
+  if code ~= 0 or signal ~= 0 then
+    vim.schedule(function()
+      notify(string.format('server exited with code %d, signal %d; see :LspLog, or :GreenlightRestart', code, signal),
+        vim.log.levels.WARN)
+    end)
+  end
 end
 
 -- Starts (or reuses) the client for the buffer's root and attaches the buffer.
 -- Returns the client id, or nil and a message.
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  if M.client(bufnr) then return M.client(bufnr).id end
+  local existing = M.client(bufnr)
+  if existing then return existing.id end
   local name = vim.api.nvim_buf_get_name(bufnr)
   if name == '' or vim.bo[bufnr].buftype ~= '' then return nil, 'not a file buffer' end
   local cfg = config.get()
+  local path, source_or_error = binary.resolve(cfg)
+  if not path then
+    -- Once per distinct problem, not once per buffer opened; notify() shows an ERROR from the
+    -- loop, so it is one line and not a stack trace out of the FileType autocmd.
+    if source_or_error ~= last_binary_error then notify(source_or_error, vim.log.levels.ERROR) end
+    last_binary_error = source_or_error
+    return nil, source_or_error
+  end
+  last_binary_error = nil
+  local cmd = { path, 'lsp' }
+  vim.list_extend(cmd, cfg.server.extra_args or {})
   local root = find_root(name, cfg.root_markers)
-  local id = clients_by_root[root]
-  if id and (not vim.lsp.get_client_by_id(id) or vim.lsp.get_client_by_id(id).is_stopped()) then
-    clients_by_root[root] = nil
-    id = nil
-  end
+  local id = compat.start({
+    name = 'greenlight',
+    cmd = cmd,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    -- The settings go as initializationOptions and in answer to the server's
+    -- workspace/configuration pull (it pulls once after `initialized`). No `settings` here:
+    -- with it Neovim >= 0.8 also sends workspace/didChangeConfiguration after initialize
+    -- (0.7 does not), which would make the server pull a second time on those versions only.
+    init_options = config.server_settings(cfg),
+    capabilities = M.capabilities(cfg),
+    handlers = handlers(),
+    commands = commands.client_commands(),
+    flags = { debounce_text_changes = 150 },
+    on_init = function(client, result)
+      M.server_info[client.id] = result and result.serverInfo or nil
+    end,
+    on_attach = function(client, attached)
+      if config.get().codelens then codelens.on_attach(client, attached) end
+      local user = config.get().on_attach
+      if type(user) == 'function' then user(client, attached) end
+    end,
+    on_exit = on_exit,
+  }, bufnr)
   if not id then
-    local path, source_or_error = binary.resolve(cfg)
-    if not path then
-      -- Once per distinct problem, not once per buffer opened.
-      if source_or_error ~= last_binary_error then notify(source_or_error, vim.log.levels.ERROR) end
-      last_binary_error = source_or_error
-      return nil, source_or_error
-    end
-    last_binary_error = nil
-    local cmd = { path, 'lsp' }
-    vim.list_extend(cmd, cfg.server.extra_args or {})
-    local settings = config.server_settings(cfg)
-    id = vim.lsp.start_client({
-      name = 'greenlight',
-      cmd = cmd,
-      root_dir = root,
-      workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
-      init_options = settings,
-      -- Also sent as workspace/didChangeConfiguration after initialize; the server then pulls.
-      settings = { greenlight = settings },
-      capabilities = M.capabilities(cfg),
-      handlers = {
-        ['workspace/configuration'] = answer_configuration,
-        ['$/progress'] = on_progress,
-      },
-      flags = { debounce_text_changes = 150 },
-      on_init = function(client, result)
-        M.server_info[client.id] = result and result.serverInfo or nil
-      end,
-      on_attach = function(client, attached)
-        if type(cfg.on_attach) == 'function' then cfg.on_attach(client, attached) end
-      end,
-      on_exit = function(code, signal, client_id)
-        progress.forget(client_id)
-        M.server_info[client_id] = nil
-        pending[client_id] = nil
-        for r, cid in pairs(clients_by_root) do
-          if cid == client_id then clients_by_root[r] = nil end
-        end
-        if code ~= 0 or signal ~= 0 then
-          vim.schedule(function()
-            notify(string.format('server exited with code %d, signal %d; see :LspLog, or :GreenlightRestart', code, signal),
-              vim.log.levels.WARN)
-          end)
-        end
-      end,
-    })
-    if not id then
-      local msg = 'could not start ' .. table.concat(cmd, ' ')
-      notify(msg, vim.log.levels.ERROR)
-      return nil, msg
-    end
-    clients_by_root[root] = id
+    local msg = 'could not start ' .. table.concat(cmd, ' ')
+    notify(msg, vim.log.levels.ERROR)
+    return nil, msg
   end
-  vim.lsp.buf_attach_client(bufnr, id)
   return id
 end
 
@@ -176,99 +209,25 @@ function M.maybe_attach(bufnr)
   if vim.tbl_contains(cfg.filetypes, vim.bo[bufnr].filetype) then M.attach(bufnr) end
 end
 
-local function require_client()
-  local client = M.client(0)
-  if not client then
-    notify(string.format('no greenlight server for this buffer (filetype "%s"); see :checkhealth greenlight', vim.bo.filetype),
-      vim.log.levels.WARN)
+local function with_client(fn)
+  return function(...)
+    local client = commands.require_client(M.client)
+    if client then return fn(client, ...) end
+    return nil
   end
-  return client
-end
-
-local function position_params(client)
-  return vim.lsp.util.make_position_params(0, client.offset_encoding)
-end
-
--- Sends workspace/executeCommand and tracks it so :GreenlightCancel can cancel it.
-local function execute(client, command, arguments, on_done)
-  local request_id
-  local ok
-  ok, request_id = client.request('workspace/executeCommand', { command = command, arguments = arguments },
-    function(err, result)
-      if pending[client.id] then pending[client.id][request_id] = nil end
-      if err then
-        if err.code ~= -32800 then notify(command .. ': ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR) end
-      elseif on_done then
-        on_done(result)
-      end
-    end, vim.api.nvim_get_current_buf())
-  if ok and request_id then
-    pending[client.id] = pending[client.id] or {}
-    pending[client.id][request_id] = command
-  end
-  return ok and request_id or nil
 end
 
 -- :GreenlightRunTests: run the tests near the cursor in the sandbox.
-function M.run_tests()
-  local client = require_client()
-  if not client then return nil end
-  local params = position_params(client)
-  return execute(client, 'greenlight.runTests', { { uri = params.textDocument.uri, position = params.position } })
-end
+M.run_tests = with_client(commands.run_tests)
+-- :GreenlightGenerate [rounds=N] [candidates=N]: generate code from the comment (or stub) at
+-- the cursor, verified by its tests.
+M.generate = with_client(commands.generate)
+-- :GreenlightFix: fix the code until the failing test under the cursor passes.
+M.fix = with_client(commands.fix)
 
-local function run_action(client, action)
-  local function go(resolved)
-    if resolved.edit then vim.lsp.util.apply_workspace_edit(resolved.edit, client.offset_encoding) end
-    local command = resolved.command
-    if type(command) == 'table' then execute(client, command.command, command.arguments) end
-  end
-  if not action.edit and not action.command then
-    client.request('codeAction/resolve', action, function(err, resolved)
-      if err then return notify('codeAction/resolve: ' .. (err.message or ''), vim.log.levels.ERROR) end
-      go(resolved)
-    end)
-  else
-    go(action)
-  end
-end
-
--- :GreenlightGenerate: generate code from the comment at the cursor.
-function M.generate()
-  local client = require_client()
-  if not client then return end
-  local params = position_params(client)
-  params.range = { start = { line = params.position.line, character = 0 }, ['end'] = { line = params.position.line + 1, character = 0 } }
-  params.position = nil
-  params.context = { diagnostics = {}, only = { 'refactor.rewrite.greenlight' } }
-  client.request('textDocument/codeAction', params, function(err, actions)
-    if err then return notify('textDocument/codeAction: ' .. (err.message or ''), vim.log.levels.ERROR) end
-    local ours = vim.tbl_filter(function(a)
-      return type(a.kind) == 'string' and a.kind:find('^refactor%.rewrite%.greenlight') ~= nil
-    end, actions or {})
-    if #ours == 0 then
-      return notify('no comment to generate from here: put the cursor on a comment that describes the code to write')
-    end
-    if #ours == 1 then return run_action(client, ours[1]) end
-    vim.ui.select(ours, { prompt = 'greenlight: generate from', format_item = function(a) return a.title end },
-      function(choice) if choice then run_action(client, choice) end end)
-  end, vim.api.nvim_get_current_buf())
-end
-
--- :GreenlightCancel: cancel our requests in flight, the server's cancellable progress, and
--- anything else the server runs (greenlight.cancel).
+-- :GreenlightCancel: cancel everything greenlight runs.
 function M.cancel()
-  local any = false
-  for _, client in ipairs(M.clients()) do
-    for request_id in pairs(pending[client.id] or {}) do
-      client.cancel_request(request_id)
-    end
-    pending[client.id] = nil
-    progress.cancel_all(client)
-    client.request('workspace/executeCommand', { command = 'greenlight.cancel', arguments = {} }, function() end)
-    any = true
-  end
-  if not any then notify('no greenlight server is running') end
+  commands.cancel(M.clients())
 end
 
 -- :GreenlightRestart: stop every greenlight client, then start again for the buffers they had
@@ -277,19 +236,19 @@ function M.restart()
   local buffers = {}
   local stopping = M.clients()
   for _, client in ipairs(stopping) do
-    for _, b in ipairs(vim.lsp.get_buffers_by_client_id(client.id)) do table.insert(buffers, b) end
-    client.stop()
+    vim.list_extend(buffers, compat.attached_buffers(client))
+    compat.call(client, 'stop')
   end
-  local stopped = vim.wait(5000, function()
+  -- Wait for the old servers to exit (shutdown + exit) so the new ones do not race them.
+  local exited = vim.wait(5000, function()
     for _, client in ipairs(stopping) do
-      if not client.is_stopped() then return false end
+      if vim.lsp.get_client_by_id(client.id) then return false end
     end
     return true
   end, 20)
-  if not stopped then
-    for _, client in ipairs(stopping) do client.stop(true) end
+  if not exited then
+    for _, client in ipairs(stopping) do compat.call(client, 'stop', true) end
   end
-  clients_by_root = {}
   if #buffers == 0 and vim.tbl_contains(config.get().filetypes, vim.bo.filetype) then
     table.insert(buffers, vim.api.nvim_get_current_buf())
   end
@@ -303,10 +262,19 @@ end
 function M.reload_settings()
   local cfg = config.get()
   for _, client in ipairs(M.clients()) do
-    client.notify('workspace/didChangeConfiguration', { settings = { greenlight = config.server_settings(cfg) } })
+    compat.call(client, 'notify', 'workspace/didChangeConfiguration', { settings = { greenlight = config.server_settings(cfg) } })
   end
 end
 
+-- Refreshes the lenses of `bufnr` (default: current) now.
+function M.refresh_codelens(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local client = M.client(bufnr)
+  if client then codelens.refresh(client, bufnr) end
+end
+
 M.status = progress.status
+
+progress.setup(function() return config.get().progress end)
 
 return M

@@ -16,8 +16,18 @@ inline constexpr char kNode[] =
 inline constexpr char kReporter[] =
 #include "node_reporter.mjs"
     ;
+inline constexpr char kRewriter[] =
+#include "node_rewrite.js"
+    ;
+// third_party/acorn/acorn.js, byte for byte: the build wraps it (cmake/EmbedText.cmake).
+inline constexpr char kAcorn[] =
+#include "AcornEmbedded.inc"
+    ;
 inline constexpr char kCxx[] =
 #include "cxx_support.cc.inc"
+    ;
+inline constexpr char kCxxAssert[] =
+#include "cxx_assert.h.inc"
     ;
 
 }  // namespace greenlight::core::testing::harness::embedded

@@ -22,9 +22,12 @@ std::string_view unwrap(std::string_view raw, std::string_view openMarker, std::
 }
 
 using embedded::kCxx;
+using embedded::kCxxAssert;
 using embedded::kNode;
 using embedded::kPython;
 using embedded::kReporter;
+using embedded::kRewriter;
+using embedded::kAcorn;
 
 }  // namespace
 
@@ -34,6 +37,9 @@ std::string_view pythonHarness() { return unwrap(kPython, "\"", "\""); }
 // JavaScript: the content starts with "\n*/\n" and ends with "/*\n".
 std::string_view nodeHarness() { return unwrap(kNode, "*/", "/*"); }
 std::string_view nodeReporter() { return unwrap(kReporter, "*/", "/*"); }
+std::string_view nodeRewriter() { return unwrap(kRewriter, "*/", "/*"); }
+std::string_view acornParser() { return {kAcorn, sizeof kAcorn - 1}; }
 std::string_view cxxSupport() { return unwrap(kCxx, "*/", "/*"); }
+std::string_view cxxAssertHeader() { return unwrap(kCxxAssert, "*/", "/*"); }
 
 }  // namespace greenlight::core::testing::harness

@@ -17,6 +17,9 @@ namespace greenlight::core::testing::harness {
 std::string_view pythonHarness();   // python_harness.py
 std::string_view nodeHarness();     // node_harness.js
 std::string_view nodeReporter();    // node_reporter.mjs
-std::string_view cxxSupport();      // cxx_support.cc.inc: crash/timeout backtraces for C++ tests
+std::string_view nodeRewriter();    // node_rewrite.js: rewrites test files' asserts to record values
+std::string_view acornParser();     // third_party/acorn/acorn.js, the parser node_rewrite.js uses
+std::string_view cxxSupport();      // cxx_support.cc.inc: crash/timeout backtraces, assert values
+std::string_view cxxAssertHeader(); // cxx_assert.h.inc: <assert.h> whose assert shows both sides
 
 }  // namespace greenlight::core::testing::harness
