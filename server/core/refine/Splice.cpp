@@ -182,34 +182,45 @@ std::string rejectCandidate(std::string_view code, const Target& target) {
   flat.indent.clear();
   flat.commentText.clear();
   std::string plain = normalizeCandidate(code, flat) + "\n";
-  auto tests = testing::listTests(plain, "candidate", target.language);
-  static const std::regex kPyTest(R"((^|\n)\s*(async\s+)?def\s+test\w*\s*\(|(^|\n)\s*class\s+Test\w*)");
-  static const std::regex kJsTest(R"(\b(test|it|describe)(\.only|\.skip)?\s*\()");
-  static const std::regex kCxxTest(R"(\b(TEST_CASE|SCENARIO|TEST|TEST_F)\s*\(|\bint\s+main\s*\()");
+  // Words in comments and strings define nothing: look at the code only (the masked text keeps
+  // every offset, so a line found there is the same line in `plain`).
+  ScannedSource scan(plain, target.language);
+  const std::string masked = scan.masked(0, plain.size());
+  auto tests = testing::listTests(masked, "candidate", target.language);
+  // A call of a method that happens to be called test/it/describe (`/re/.test(s)`) is not a
+  // test: the name must not follow a `.` or be part of a longer identifier.
+  static const std::regex kPyTest(R"((^|\n)[ \t]*(async\s+)?def\s+test\w*\s*\(|(^|\n)[ \t]*class\s+Test\w*)");
+  static const std::regex kJsTest(R"((^|[^\w$.])(test|it|describe)(\.only|\.skip|\.todo)?\s*\()");
+  static const std::regex kCxxTest(R"((^|[^\w.])(TEST_CASE|SCENARIO|TEST|TEST_F|TEST_P)\s*\(|(^|[^\w.])int\s+main\s*\()");
   std::smatch m;
-  bool definesTests = !tests.empty();
-  if (target.language == Language::Python) definesTests = definesTests || std::regex_search(plain, m, kPyTest);
-  if (target.language == Language::JavaScript) {
-    ScannedSource scan(plain, target.language);
-    std::string masked = scan.masked(0, plain.size());
-    definesTests = definesTests || std::regex_search(masked, m, kJsTest);
+  bool definesTests = false;
+  switch (target.language) {
+    case Language::Python: definesTests = !tests.empty() || std::regex_search(masked, m, kPyTest); break;
+    case Language::JavaScript:
+      definesTests = std::regex_search(masked, m, kJsTest);
+      tests.erase(std::remove_if(tests.begin(), tests.end(), [&](const auto& t) {
+                    std::string line = scan.maskedLine(t.line);
+                    return !std::regex_search(line, kJsTest);
+                  }), tests.end());
+      break;
+    case Language::Cxx: definesTests = !tests.empty() || std::regex_search(masked, m, kCxxTest); break;
+    case Language::Command: break;
   }
-  if (target.language == Language::Cxx) {
-    ScannedSource scan(plain, target.language);
-    std::string masked = scan.masked(0, plain.size());
-    definesTests = definesTests || std::regex_search(masked, m, kCxxTest);
+  // The name, for the message, from the unmasked text (string contents are blanked above).
+  if (definesTests && !tests.empty()) {
+    auto named = testing::listTests(plain, "candidate", target.language);
+    auto it = std::find_if(named.begin(), named.end(), [&](const auto& t) { return t.line == tests.front().line; });
+    tests.front().name = it != named.end() ? it->name : "";
   }
   if (definesTests) {
-    std::string which = !tests.empty() ? " (" + tests.front().name + ")" : "";
+    std::string which = !tests.empty() && !tests.front().name.empty() ? " (" + tests.front().name + ")" : "";
     return "the code defines tests or a test entry point" + which +
            "; the tests are fixed and must not be redefined or changed: return only the code of the target";
   }
   if (!target.name.empty()) {
-    ScannedSource scan(plain, target.language);
     bool defines = false;
     for (const auto& d : definitionsOf(scan)) defines = defines || d.name == target.name;
     if (!defines) {
-      std::string masked = scan.masked(0, plain.size());
       // A definition the scanner cannot see (a lambda bound to the name, a macro): accept any
       // assignment or declaration of the name.
       std::string name = std::regex_replace(target.name, std::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\=!<>~&%])"), "\\$&");
