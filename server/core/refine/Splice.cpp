@@ -48,14 +48,22 @@ int widthOf(const std::string& s) {
   return w;
 }
 
-std::string dropWidth(const std::string& s, int width) {
-  int w = 0;
-  std::size_t k = 0;
-  while (k < s.size() && w < width && (s[k] == ' ' || s[k] == '\t')) {
-    w += s[k] == ' ' ? 1 : 8 - w % 8;
-    ++k;
+// The line with its leading whitespace replaced: `indent`, then what is left of the line's own
+// indentation after `common` columns, written in the indent's style (tabs when the target is
+// indented with tabs, else spaces). Re-expressing by width, rather than dropping characters,
+// never mixes a model's tabs into a space-indented file (a TabError in Python) and never eats
+// more than `common` columns when a tab straddles it.
+std::string reindented(const std::string& s, int common, const std::string& indent) {
+  std::size_t k = s.find_first_not_of(" \t");
+  if (k == std::string::npos) k = s.size();
+  int rest = std::max(0, widthOf(s) - common);
+  std::string lead = indent;
+  if (indent.find('\t') != std::string::npos) {
+    lead.append(static_cast<std::size_t>(rest / 8), '\t');
+    rest %= 8;
   }
-  return s.substr(k);
+  lead.append(static_cast<std::size_t>(rest), ' ');
+  return lead + s.substr(k);
 }
 
 // The 1-based line and column of a byte offset.
@@ -131,7 +139,8 @@ std::string normalizeCandidate(std::string_view code, const Target& target) {
       out += lines[i];
       continue;
     }
-    out += target.indent + dropWidth(lines[i], common);
+    // Nothing to move: the line as the model wrote it (tabs stay tabs at the top level).
+    out += common == 0 && target.indent.empty() ? lines[i] : reindented(lines[i], common, target.indent);
   }
   return out;
 }
