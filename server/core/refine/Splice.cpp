@@ -79,6 +79,24 @@ std::pair<int, int> lineColumn(std::string_view text, std::size_t offset) {
   return {line, static_cast<int>(offset - lineStart) + 1};
 }
 
+// "\r\n" when the first line break at or after `offset` (else the last one before it) is CRLF.
+std::string lineBreakNear(std::string_view text, std::size_t offset) {
+  std::size_t nl = text.find('\n', std::min(offset, text.size()));
+  if (nl == std::string_view::npos) nl = text.rfind('\n');
+  return nl != std::string_view::npos && nl > 0 && text[nl - 1] == '\r' ? "\r\n" : "\n";
+}
+
+// Every '\n' of `code` (none of which is preceded by '\r') as `eol`.
+std::string withLineBreaks(const std::string& code, const std::string& eol) {
+  std::string out;
+  out.reserve(code.size() + code.size() / 16);
+  for (char c : code) {
+    if (c == '\n') out += eol;
+    else out += c;
+  }
+  return out;
+}
+
 // Byte offset of the start of 1-based `line` (text.size() past the end).
 std::size_t lineStartOffset(std::string_view text, int line) {
   std::size_t pos = 0;
@@ -148,19 +166,24 @@ std::string normalizeCandidate(std::string_view code, const Target& target) {
 Spliced splice(std::string_view text, const Target& target, std::string_view code) {
   Spliced out;
   TextEdit& e = out.edit;
+  // The code arrives with '\n' line ends; a CRLF file gets CRLF code (the line break nearest the
+  // target decides, so a file with mixed ends keeps the local style).
+  const std::string eol = lineBreakNear(text, lineStartOffset(text, std::max(1, target.commentFirst > 0 ? target.commentFirst : target.first)));
+  std::string body(code);
+  if (eol == "\r\n") body = withLineBreaks(body, eol);
   if (target.kind == TargetKind::Stub) {
     e.begin = lineStartOffset(text, target.first);
     e.end = lineEndOffset(text, target.last);
-    e.newText = std::string(code);
+    e.newText = body;
   } else {
     std::size_t at = lineStartOffset(text, target.first);
     if (at >= text.size() && !text.empty() && text.back() != '\n') {
       // The comment is the last line, without a newline: add one, then the code.
       e.begin = e.end = text.size();
-      e.newText = "\n" + std::string(code) + "\n";
+      e.newText = eol + body + eol;
     } else {
       e.begin = e.end = at;
-      e.newText = std::string(code) + "\n";
+      e.newText = body + eol;
     }
   }
   auto [l1, c1] = lineColumn(text, e.begin);
@@ -171,7 +194,7 @@ Spliced splice(std::string_view text, const Target& target, std::string_view cod
   e.endColumn = c2;
   out.text = std::string(text.substr(0, e.begin)) + e.newText + std::string(text.substr(e.end));
   // Where the code landed.
-  std::size_t codeStart = e.begin + (e.newText.rfind('\n', 0) == 0 ? 1 : 0);
+  std::size_t codeStart = e.begin + (e.newText.rfind(eol, 0) == 0 ? eol.size() : 0);
   out.codeFirst = lineColumn(out.text, codeStart).first;
   out.codeLast = out.codeFirst + static_cast<int>(std::count(code.begin(), code.end(), '\n'));
   return out;
