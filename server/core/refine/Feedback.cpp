@@ -104,30 +104,67 @@ std::string sanitizeText(std::string_view text, const FeedbackContext& ctx, bool
 }
 
 std::string boundHeadTail(std::string_view text, std::size_t maxLines, std::size_t maxBytes) {
-  auto lines = splitLines(text);
-  bool trailingNewline = !text.empty() && text.back() == '\n';
-  std::size_t bytes = text.size();
-  if (lines.size() <= maxLines && bytes <= maxBytes) return std::string(text);
-  // Keep two thirds at the head, one third at the tail, within both limits.
-  std::size_t keep = std::min(maxLines, lines.size());
-  if (keep < 2) keep = 2;
-  std::size_t head = (keep * 2) / 3, tail = keep - head - (keep > 2 ? 1 : 0);
-  auto size = [&](std::size_t h, std::size_t t) {
-    std::size_t b = 0;
-    for (std::size_t i = 0; i < h; ++i) b += lines[i].size() + 1;
-    for (std::size_t i = lines.size() - t; i < lines.size(); ++i) b += lines[i].size() + 1;
-    return b;
-  };
-  while ((head > 1 || tail > 1) && size(head, tail) + 40 > maxBytes) {
-    if (head >= tail * 2 && head > 1) --head;
-    else if (tail > 1) --tail;
-    else --head;
+  const std::size_t n = text.size();
+  const std::size_t lineCount =
+      static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + (n && text.back() != '\n' ? 1 : 0);
+  if (lineCount <= maxLines && n <= maxBytes) return std::string(text);
+  // Two thirds of the lines at the head, a third at the tail, one line for the marker.
+  const std::size_t slots = std::max<std::size_t>(maxLines, 3) - 1;
+  const std::size_t headLines = std::max<std::size_t>(1, slots * 2 / 3);
+  const std::size_t tailLines = std::max<std::size_t>(1, slots - headLines);
+  const std::size_t reserve = 48;  // the marker line
+  const std::size_t budget = maxBytes > 2 * reserve ? maxBytes - reserve : maxBytes / 2;
+  auto charStart = [&](std::size_t p) { return p >= n || (static_cast<unsigned char>(text[p]) & 0xC0) != 0x80; };
+  // [hEnd, tStart) is cut. First by lines...
+  std::size_t hEnd = n, tStart = n;
+  if (lineCount > headLines + tailLines) {
+    hEnd = 0;
+    for (std::size_t k = 0; k < headLines; ++k) hEnd = text.find('\n', hEnd) + 1;
+    tStart = n && text.back() == '\n' ? n - 1 : n;
+    for (std::size_t k = 0; k < tailLines; ++k) {
+      std::size_t nl = tStart == 0 ? std::string_view::npos : text.rfind('\n', tStart - 1);
+      tStart = nl == std::string_view::npos ? 0 : nl;
+    }
+    tStart = tStart == 0 ? 0 : tStart + 1;
   }
-  std::string out;
-  for (std::size_t i = 0; i < head; ++i) out += lines[i].substr(0, maxBytes / 2) + "\n";
-  out += "… " + std::to_string(lines.size() - head - tail) + " lines cut …\n";
-  for (std::size_t i = lines.size() - tail; i < lines.size(); ++i) out += lines[i].substr(0, maxBytes / 2) + "\n";
-  if (!trailingNewline && !out.empty()) out.pop_back();
+  // ... then by bytes: the tail keeps up to a third of the budget, the head the rest. Whole
+  // lines are preferred; a line longer than what is left is cut inside, never inside a
+  // UTF-8 character.
+  if (hEnd + (n - tStart) > budget) {
+    const std::size_t tailBudget = budget / 3;
+    if (n - tStart > tailBudget || tStart == n) {
+      std::size_t from = n - std::min(n, tailBudget);
+      std::size_t p = from;
+      if (p > 0 && text[p - 1] != '\n') {
+        std::size_t nl = text.find('\n', p);
+        p = nl != std::string_view::npos && nl + 1 < n && nl + 1 - from <= tailBudget / 2 ? nl + 1 : from;
+      }
+      while (!charStart(p)) ++p;
+      tStart = std::max(tStart == n ? p : tStart, p);
+    }
+    const std::size_t headBudget = budget - std::min(budget, n - tStart);
+    if (hEnd > headBudget) {
+      std::size_t p = headBudget;
+      std::size_t nl = p == 0 ? std::string_view::npos : text.rfind('\n', p - 1);
+      if (nl != std::string_view::npos && nl + 1 >= headBudget / 2) p = nl + 1;
+      while (p > 0 && !charStart(p)) --p;
+      hEnd = p;
+    }
+  }
+  hEnd = std::min(hEnd, tStart);
+  if (hEnd >= tStart) return std::string(text);
+  const std::string_view cut = text.substr(hEnd, tStart - hEnd);
+  const bool wholeLines = (hEnd == 0 || text[hEnd - 1] == '\n') && (tStart == n || text[tStart - 1] == '\n');
+  std::string out(text.substr(0, hEnd));
+  if (!out.empty() && out.back() != '\n') out += '\n';
+  if (wholeLines) {
+    std::size_t cutLines = static_cast<std::size_t>(std::count(cut.begin(), cut.end(), '\n')) + (cut.back() != '\n' ? 1 : 0);
+    out += "… " + std::to_string(cutLines) + (cutLines == 1 ? " line" : " lines") + " cut …";
+  } else {
+    out += "… " + std::to_string(cut.size()) + " bytes cut …";
+  }
+  if (tStart < n) out += "\n" + std::string(text.substr(tStart));
+  else if (text.back() == '\n') out += '\n';
   return out;
 }
 
