@@ -1,8 +1,8 @@
 #include "core/refine/Feedback.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
-#include <regex>
 #include <sstream>
 
 #include "core/providers/Redact.h"
@@ -80,25 +80,119 @@ std::string relativePath(const std::string& path, const std::string& root) {
   return path;
 }
 
+namespace {
+
+bool wordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool hexDigit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+// `s` without every occurrence of the literal prefixes, each followed by what `tail` consumes
+// (returns how many bytes after the prefix belong to the match).
+template <typename Tail>
+std::string removeAll(const std::string& s, std::initializer_list<std::string_view> prefixes, Tail tail) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t matched = 0;
+    for (std::string_view p : prefixes) {
+      if (s.compare(i, p.size(), p) == 0) {
+        matched = p.size() + tail(i + p.size());
+        break;
+      }
+    }
+    if (matched) {
+      i += matched;
+    } else {
+      out += s[i++];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+// Hand-written scanners, not std::regex: libstdc++'s regex recurses once per repeated
+// character, so a test printing a long run of digits or hex (the output may be 1 MB) overflowed
+// the stack. Each pass is linear.
 std::string sanitizeText(std::string_view text, const FeedbackContext& ctx, bool dropTimings) {
   std::string s(text);
-  // Staging and sandbox paths first, then the workspace root.
-  static const std::regex kStaging(R"((/dev/shm|/tmp)/greenlight-(run|out)-[A-Za-z0-9]+(/src)?/?)");
-  s = std::regex_replace(s, kStaging, "");
-  static const std::regex kSandboxSrc(R"(/work/src/)");
-  s = std::regex_replace(s, kSandboxSrc, "");
+  // Staging and sandbox paths first ("/dev/shm/greenlight-run-Ab12/src/"), then the workspace root.
+  s = removeAll(s, {"/dev/shm/greenlight-run-", "/dev/shm/greenlight-out-", "/tmp/greenlight-run-", "/tmp/greenlight-out-"},
+                [&](std::size_t at) {
+                  std::size_t k = at;
+                  while (k < s.size() && std::isalnum(static_cast<unsigned char>(s[k]))) ++k;
+                  if (k == at) return std::size_t{0};
+                  if (s.compare(k, 4, "/src") == 0) k += 4;
+                  if (k < s.size() && s[k] == '/') ++k;
+                  return k - at;
+                });
+  s = removeAll(s, {"/work/src/"}, [](std::size_t) { return std::size_t{0}; });
   if (!ctx.workspaceRoot.empty() && ctx.workspaceRoot != "/") {
     std::string root = ctx.workspaceRoot;
     if (root.back() != '/') root += '/';
-    for (std::size_t pos = 0; (pos = s.find(root, pos)) != std::string::npos;) s.erase(pos, root.size());
+    s = removeAll(s, {root}, [](std::size_t) { return std::size_t{0}; });
   }
-  static const std::regex kObjectAt(R"( (object )?at 0x[0-9a-fA-F]+>)");
-  s = std::regex_replace(s, kObjectAt, ">");
-  static const std::regex kAddress(R"(\b0x[0-9a-fA-F]{6,}\b)");
-  s = std::regex_replace(s, kAddress, "0x…");
+  // "<Foo object at 0x7f3a...>" -> "<Foo>", then any other long hex address -> "0x…".
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t at = std::string::npos;
+    if (s.compare(i, 11, " object at ") == 0) at = i + 11;
+    else if (s.compare(i, 4, " at ") == 0) at = i + 4;
+    if (at != std::string::npos && s.compare(at, 2, "0x") == 0) {
+      std::size_t k = at + 2;
+      while (k < s.size() && hexDigit(s[k])) ++k;
+      if (k > at + 2 && k < s.size() && s[k] == '>') {
+        out += '>';
+        i = k + 1;
+        continue;
+      }
+    }
+    if (s.compare(i, 2, "0x") == 0 && (i == 0 || !wordChar(s[i - 1]))) {
+      std::size_t k = i + 2;
+      while (k < s.size() && hexDigit(s[k])) ++k;
+      if (k - i - 2 >= 6 && (k == s.size() || !wordChar(s[k]))) {
+        out += "0x…";
+        i = k;
+        continue;
+      }
+    }
+    out += s[i++];
+  }
+  s.swap(out);
   if (dropTimings) {
-    static const std::regex kTiming(R"(\b\d+(\.\d+)?\s?(ms|µs|us|ns|s|sec|secs|seconds)\b)");
-    s = std::regex_replace(s, kTiming, "…s");
+    // "0.012s", "12 ms", "3 seconds" -> "…s".
+    static const std::string_view kUnits[] = {"seconds", "secs", "sec", "ms", "µs", "us", "ns", "s"};
+    out.clear();
+    for (std::size_t i = 0; i < s.size();) {
+      if (digit(s[i]) && (i == 0 || !wordChar(s[i - 1]))) {
+        std::size_t k = i;
+        while (k < s.size() && digit(s[k])) ++k;
+        if (k + 1 < s.size() && s[k] == '.' && digit(s[k + 1])) {
+          ++k;
+          while (k < s.size() && digit(s[k])) ++k;
+        }
+        std::size_t unitAt = k < s.size() && std::isspace(static_cast<unsigned char>(s[k])) ? k + 1 : k;
+        std::size_t end = std::string::npos;
+        for (std::string_view unit : kUnits) {
+          for (std::size_t u : {unitAt, k}) {
+            if (end == std::string::npos && s.compare(u, unit.size(), unit) == 0 &&
+                (u + unit.size() == s.size() || !wordChar(s[u + unit.size()])))
+              end = u + unit.size();
+          }
+        }
+        if (end != std::string::npos) {
+          out += "…s";
+          i = end;
+        } else {
+          out.append(s, i, k - i);  // the whole number: its digits cannot start another match
+          i = k;
+        }
+        continue;
+      }
+      out += s[i++];
+    }
+    s.swap(out);
   }
   return providers::redactSecrets(s, ctx.secrets);
 }
