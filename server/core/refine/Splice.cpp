@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/refine/Definitions.h"
+#include "core/refine/RegexLimits.h"
 #include "core/refine/SourceScan.h"
 #include "core/testing/Discovery.h"
 
@@ -214,28 +215,61 @@ std::string rejectCandidate(std::string_view code, const Target& target) {
   flat.indent.clear();
   flat.commentText.clear();
   std::string plain = normalizeCandidate(code, flat) + "\n";
+  // Real code has no line this long; a one-line data dump or a hostile reply does, and the test
+  // discovery and the runners' parsers (regexes that recurse per character) cannot take it.
+  {
+    std::size_t start = 0, longest = 0;
+    int line = 0, longestLine = 0;
+    while (start < plain.size()) {
+      std::size_t nl = plain.find('\n', start);
+      ++line;
+      if (nl - start > longest) {
+        longest = nl - start;
+        longestLine = line;
+      }
+      start = nl + 1;
+    }
+    if (longest > kRegexSubjectMax)
+      return "line " + std::to_string(longestLine) + " of the code is " + std::to_string(longest) +
+             " characters long; keep every line under " + std::to_string(kRegexSubjectMax) +
+             " characters (split long data over several lines)";
+  }
   // Words in comments and strings define nothing: look at the code only (the masked text keeps
   // every offset, so a line found there is the same line in `plain`).
   ScannedSource scan(plain, target.language);
   const std::string masked = scan.masked(0, plain.size());
   auto tests = testing::listTests(masked, "candidate", target.language);
+  // Line by line: a pattern that may repeat over newlines (`\s*`) could otherwise run over a
+  // long stretch of blank lines.
+  auto anyLine = [&](const std::regex& re) {
+    for (int ln = 1; ln <= scan.lineCount(); ++ln) {
+      const std::string line = regexSubject(scan.maskedLine(ln));
+      if (std::regex_search(line, re)) return true;
+    }
+    return false;
+  };
   // A call of a method that happens to be called test/it/describe (`/re/.test(s)`) is not a
   // test: the name must not follow a `.` or be part of a longer identifier.
-  static const std::regex kPyTest(R"((^|\n)[ \t]*(async\s+)?def\s+test\w*\s*\(|(^|\n)[ \t]*class\s+Test\w*)");
+  static const std::regex kPyTest(R"(^[ \t]*(async\s+)?def\s+test\w*\s*\(|^[ \t]*class\s+Test\w*)");
   static const std::regex kJsTest(R"((^|[^\w$.])(test|it|describe)(\.only|\.skip|\.todo)?\s*\()");
   static const std::regex kCxxTest(R"((^|[^\w.])(TEST_CASE|SCENARIO|TEST|TEST_F|TEST_P)\s*\(|(^|[^\w.])int\s+main\s*\()");
-  std::smatch m;
   bool definesTests = false;
   switch (target.language) {
-    case Language::Python: definesTests = !tests.empty() || std::regex_search(masked, m, kPyTest); break;
+    case Language::Python: definesTests = !tests.empty() || anyLine(kPyTest); break;
     case Language::JavaScript:
-      definesTests = std::regex_search(masked, m, kJsTest);
+      definesTests = anyLine(kJsTest);
       tests.erase(std::remove_if(tests.begin(), tests.end(), [&](const auto& t) {
-                    std::string line = scan.maskedLine(t.line);
+                    std::string line = regexSubject(scan.maskedLine(t.line));
                     return !std::regex_search(line, kJsTest);
                   }), tests.end());
       break;
-    case Language::Cxx: definesTests = !tests.empty() || std::regex_search(masked, m, kCxxTest); break;
+    case Language::Cxx: {
+      // `int\nmain(...)` (GNU style) spans lines: the definitions scan sees it whole.
+      const auto defs = definitionsOf(scan);
+      definesTests = !tests.empty() || anyLine(kCxxTest) ||
+                     std::any_of(defs.begin(), defs.end(), [](const Definition& d) { return d.name == "main" && d.className.empty(); });
+      break;
+    }
     case Language::Command: break;
   }
   // The name, for the message, from the unmasked text (string contents are blanked above).
@@ -257,7 +291,7 @@ std::string rejectCandidate(std::string_view code, const Target& target) {
       // assignment or declaration of the name.
       std::string name = std::regex_replace(target.name, std::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\=!<>~&%])"), "\\$&");
       std::regex bound("(^|[^\\w$])" + name + "\\s*(=|\\()");
-      defines = std::regex_search(masked, m, bound);
+      defines = anyLine(bound);
     }
     if (!defines) return "the code does not define " + target.name + "(); return its complete definition";
   }
