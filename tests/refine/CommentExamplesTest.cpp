@@ -123,3 +123,15 @@ TEST_CASE("comment examples: none, or no name to call", "[refine][examples]") {
   Target prose = mustFind("# Return true when a == b for all items: `same`\n\nx = 1\n", 1, Language::Python);
   CHECK(examplesInComment(prose).empty());
 }
+
+TEST_CASE("comment examples: long lines and long files are handled, not crashed on", "[refine][examples]") {
+  std::string text = "// Sum: `total`\n// total([" + std::string(1 << 20, '1') + "]) === 1\n// total([]) === 0\n\n" +
+                     std::string(1 << 20, '\n') + "export const x = 1;\n";
+  Target t = mustFind(text, 1, Language::JavaScript);
+  auto ex = examplesInComment(t);
+  REQUIRE(ex.size() == 1);  // the megabyte example is skipped, not cut short
+  CHECK(ex[0].call == "total([])");
+  auto tests = synthesizeTests(t, "/ws/sum.js", text);
+  REQUIRE(tests);
+  CHECK(tests->path == "/ws/sum.greenlight-examples.test.mjs");  // the export far below was seen
+}

@@ -212,8 +212,25 @@ TEST_CASE("sanitizeText removes staging paths, the root, addresses, timings and 
   CHECK(out.find("SECRET") == std::string::npos);
   CHECK(out.find("abc.def") == std::string::npos);
   CHECK(out.find("[redacted]") != std::string::npos);
+  // Word boundaries: not inside identifiers or longer words.
+  CHECK(sanitizeText("x12ms 12msec v0x1234567 0x12345 3s.", c, true) == "x12ms 12msec v0x1234567 0x12345 …s.");
+  CHECK(sanitizeText("<A at 0x1f> 1.5 x", c, true) == "<A> 1.5 x");
   // Without dropTimings, numbers with units stay (an assertion may compare durations).
   CHECK(sanitizeText("expected 12 ms", c, false) == "expected 12 ms");
+}
+
+TEST_CASE("sanitizeText: a megabyte of digits, hex or paths is linear work, not a stack overflow", "[refine][feedback]") {
+  FeedbackContext c = context();
+  const std::string digits(1 << 20, '7');
+  CHECK(sanitizeText(digits + " ms", c, true) == "…s");
+  CHECK(sanitizeText("0x" + std::string(1 << 20, 'f'), c, true) == "0x…");
+  CHECK(sanitizeText("<o at 0x" + std::string(1 << 20, 'a') + ">", c, true) == "<o>");
+  CHECK(sanitizeText("/dev/shm/greenlight-run-" + std::string(1 << 20, 'Z') + "/src/m.py", c, true) == "m.py");
+  std::string paths;
+  for (int i = 0; i < 50000; ++i) paths += kRoot + "/m.py ";
+  std::string out = sanitizeText(paths, c, true);
+  CHECK(out.size() == 5 * 50000);
+  CHECK(out.find(kRoot) == std::string::npos);
 }
 
 TEST_CASE("shapeFeedback: a failing assertion with its origin, relative, in words", "[refine][feedback]") {

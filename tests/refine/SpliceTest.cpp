@@ -290,6 +290,22 @@ TEST_CASE("rejectCandidate: tests redefined, per language", "[refine][splice][re
   CHECK(rejectCandidate("int add(int a, int b) {\n  const char* s = \"int main()\";  // int main() {\n  return a + b + 0 * s[0];\n}", cxx).empty());
 }
 
+TEST_CASE("rejectCandidate: C++ main in GNU style, and lines too long to run", "[refine][splice][reject]") {
+  Target cxx = mustFind("int add(int a, int b) {}\n", 1, Language::Cxx);
+  CHECK_THAT(rejectCandidate("int add(int a, int b) { return a + b; }\nint\nmain (void)\n{\n  return 0;\n}", cxx),
+             Catch::Contains("defines tests"));
+  CHECK_THAT(rejectCandidate("int add(int a, int b) {\n  return a + b;\n}\nint table[] = {" + std::string(5000, '1') + "};", cxx),
+             Catch::Contains("line 4 of the code is 5017 characters long"));
+  Target py = mustFind("def add(a, b):\n    pass\n", 1, Language::Python);
+  CHECK(rejectCandidate("def add(a, b):\n    return a + b\nT = [" + std::string(4000, '1') + "]", py).empty());
+  // Megabytes of hostile text: a clear refusal, no stack overflow on the way.
+  CHECK_THAT(rejectCandidate("def test" + std::string(5 << 20, 'a') + "():\n    pass", py), Catch::Contains("characters long"));
+  CHECK_THAT(rejectCandidate("def add(a, b):\n" + std::string(1 << 20, '\n') + "    return a + b\n" + std::string(1 << 20, ' ') + "x", py),
+             Catch::Contains("characters long"));
+  std::string blanks = "def add(a, b):\n    return a + b\n" + std::string(1 << 20, '\n') + "def test_x():\n    pass\n";
+  CHECK_THAT(rejectCandidate(blanks, py), Catch::Contains("defines tests"));
+}
+
 TEST_CASE("rejectCandidate: the target's function must be defined", "[refine][splice][reject]") {
   Target py = mustFind("def slugify(s):\n    ...\n", 1, Language::Python);
   CHECK_THAT(rejectCandidate("def slug(s):\n    return s", py), Catch::Contains("does not define slugify()"));
