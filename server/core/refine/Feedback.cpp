@@ -344,8 +344,15 @@ std::string shapeFeedback(const RunResult& result, const FeedbackContext& ctx) {
       out << "\n";
     }
     if (t.status == TestStatus::Timeout) {
-      out << "  " << (verdictInWords(result, ctx).empty() ? "timed out" : verdictInWords(result, ctx))
-          << " (the test did not finish)\n";
+      // The harness stops a test itself when the run's time runs out, so the sandbox's verdict
+      // may be a plain exit: the limit still is the run's time limit.
+      std::string words = verdictInWords(result, ctx);
+      if (words.empty() || result.verdict->status != sandbox::Status::Timeout) {
+        std::ostringstream limit;
+        limit << "timed out after " << ctx.timeLimitSeconds << " s";
+        words = limit.str();
+      }
+      out << "  " << words << " (the test did not finish)\n";
     } else if (!t.message.empty()) {
       out << "  " << sanitizeText(t.message, ctx, false) << "\n";
     }
