@@ -310,6 +310,9 @@ TEST_CASE("shapeFeedback: verdicts in words", "[refine][feedback]") {
   };
   CHECK_THAT(run(sb::Status::Timeout, t::TestStatus::Timeout, t::FailureKind::Timeout),
              Catch::Contains("TIMEOUT test_spaces") && Catch::Contains("timed out after 2 s (the test did not finish)"));
+  // The harness stopped the test itself (its budget is the run's limit): the process exited.
+  CHECK_THAT(run(sb::Status::ExitNonzero, t::TestStatus::Timeout, t::FailureKind::Timeout),
+             Catch::Contains("timed out after 2 s (the test did not finish)"));
   CHECK_THAT(run(sb::Status::MemoryLimit, t::TestStatus::Error, t::FailureKind::MemoryLimit),
              Catch::Contains("exceeded the memory limit of 256 MB"));
   CHECK_THAT(run(sb::Status::SyscallViolation, t::TestStatus::Error, t::FailureKind::SandboxViolation, "ptrace"),
