@@ -241,4 +241,15 @@ TEST_CASE("hostile: binary junk and a megabyte of output come back bounded and p
     CHECK(r.json["status"] == "failed");
     CHECK(ws.read("twice.cpp") == "// Twice x.\nint twice(int x) {}\n");
   }
+  SECTION("the failing line quoted from a Latin-1 test file") {
+    Workspace ws;
+    ws.write("twice.cpp", "// Twice x.\nint twice(int x) {}\n");
+    ws.write("twice_test.cpp", "#include <cassert>\n// caf\xe9\nint twice(int x);\n\nint main() {\n  assert(twice(2) == 4);  // \xe9t\xe9\n  return 0;\n}\n");
+    ScriptedModel model(json{{"rules", json::array()}, {"default", text(fenced("cpp", "int twice(int x) {\n  return x;\n}"))}});
+    auto r = generate(ws, &model, {"twice.cpp:1", "--json", "--rounds", "1"});
+    INFO("exit " << r.exitCode << "\n" << r.out.substr(0, 4000) << "\n" << r.err);
+    CHECK(r.exitCode == 1);
+    REQUIRE(r.json.is_object());
+    CHECK_THAT(r.json["rounds"][0]["candidates"][0]["feedback"].get<std::string>(), Catch::Contains("assert(twice(2) == 4);  // \xef\xbf\xbdt\xef\xbf\xbd"));
+  }
 }

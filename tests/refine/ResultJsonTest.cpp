@@ -176,6 +176,28 @@ TEST_CASE("result json: nulls where there is nothing, insert targets", "[refine]
   CHECK_NOTHROW(j.dump());
 }
 
+TEST_CASE("result json: text that is not UTF-8 (a Latin-1 test file, a path) still serialises", "[refine][json]") {
+  RefineResult r = passedResult();
+  r.file = "/abs/caf\xe9.py";
+  r.code = "def f():\n    return 'na\xefve'";
+  r.rounds[0].candidates[0].feedback = "at t.cpp:6: assert(f() == 4); // \xe9t\xe9 \xc3\x28 \xed\xa0\x80 \xf4\x90\x80\x80";
+  r.error = "cut \xe2\x82";
+  r.target->name = "\xff";
+  std::string dumped;
+  REQUIRE_NOTHROW(dumped = refineResultToJson(r, false).dump());
+  auto back = nlohmann::json::parse(dumped);
+  CHECK(back["file"] == "/abs/caf\xef\xbf\xbd.py");
+  CHECK(back["code"] == "def f():\n    return 'na\xef\xbf\xbdve'");
+  CHECK(back["rounds"][0]["candidates"][0]["feedback"] ==
+        "at t.cpp:6: assert(f() == 4); // \xef\xbf\xbdt\xef\xbf\xbd \xef\xbf\xbd( \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd "
+        "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+  CHECK(back["error"] == "cut \xef\xbf\xbd\xef\xbf\xbd");
+  // Valid text, multi-byte included, is left exactly as it was.
+  r = passedResult();
+  r.code = "def f():\n    return 'caf\xc3\xa9 \xe2\x98\x95 \xf0\x9f\x98\x80'";
+  CHECK(nlohmann::json::parse(refineResultToJson(r, false).dump())["code"] == r.code);
+}
+
 TEST_CASE("resultHeadline says what happened", "[refine][json]") {
   RefineResult r = passedResult();
   CHECK(resultHeadline(r) == "slugify: 7/7 tests passed in 2 rounds");
