@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,8 +113,12 @@ ScriptedModel::ScriptedModel(const nlohmann::json& script, const std::vector<std
   environment.insert(environment.end(), env.begin(), env.end());
   auto args = cstrings(argv);
   auto envp = cstrings(environment);
+  const pid_t parent = ::getpid();
   pid_ = ::fork();
   if (pid_ == 0) {
+    // The server goes when the test process goes, even when it dies without unwinding.
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != parent) ::_exit(0);
     int fd = ::open((dir_ + "/server.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd >= 0) {
       ::dup2(fd, 1);
