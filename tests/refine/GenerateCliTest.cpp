@@ -556,3 +556,24 @@ TEST_CASE("generate on the examples: python/triangle.py from its comment, exactl
   CHECK(ws.read("python/triangle.py") != before);
   CHECK_THAT(ws.read("python/triangle.py"), Catch::Contains("# Return the n-th triangular number, 1 + 2 + ... + n; 0 for n <= 0.\ndef triangular(n):\n"));
 }
+
+TEST_CASE("generate: the same failure reads the same in two runs (staging paths, addresses, timings gone)", "[refine][e2e]") {
+  Workspace ws;
+  pythonWorkspace(ws);
+  ScriptedModel model(always(fenced("python",
+                                    "import time\n\n\ndef word_count(s):\n"
+                                    "    print(object(), __file__, 'took %.4f ms' % ((lambda t: (time.perf_counter() - t) * 1000)(time.perf_counter())))\n"
+                                    "    raise ValueError('no words in %r at %s' % (s, hex(id(s) | 0x7f0000000000)))")));
+  auto first = generate(ws, &model, {"wc.py:4", "--json", "--rounds", "1"});
+  auto second = generate(ws, &model, {"wc.py:4", "--json", "--rounds", "1"});
+  INFO(describe(first));
+  REQUIRE(first.json.is_object());
+  REQUIRE(second.json.is_object());
+  const std::string a = first.json["rounds"][0]["candidates"][0]["feedback"];
+  const std::string b = second.json["rounds"][0]["candidates"][0]["feedback"];
+  CHECK(a == b);
+  CHECK_THAT(a, Catch::Contains("ValueError: no words in '' at 0x…"));
+  CHECK_THAT(a, Catch::Contains("<object> wc.py took …s"));
+  CHECK(a.find("greenlight-run") == std::string::npos);
+  CHECK(a.find(ws.root()) == std::string::npos);
+}
