@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <set>
@@ -244,6 +245,22 @@ TEST_CASE("generate --apply writes atomically, keeps the mode, leaves nothing el
   CHECK(ws.files() == std::vector<std::string>{".greenlight.json", "test_wc.py", "wc.py"});
 }
 
+TEST_CASE("generate --apply through a symlink replaces the file it points to; the link stays", "[refine][e2e]") {
+  Workspace ws;
+  ws.write("real/wc.py", kWcPy);
+  ws.write("test_wc.py", kWcTest);
+  REQUIRE(::symlink("real/wc.py", ws.path("wc.py").c_str()) == 0);
+  ScriptedModel model(always(fenced("python", kRightPy)));
+  auto r = generate(ws, &model, {"wc.py:4", "--apply"});
+  INFO(describe(r));
+  REQUIRE(r.exitCode == 0);
+  struct stat st {};
+  REQUIRE(::lstat(ws.path("wc.py").c_str(), &st) == 0);
+  CHECK(S_ISLNK(st.st_mode));
+  CHECK(ws.read("real/wc.py") == std::string("\"\"\"Counting words.\"\"\"\n\n\n") + kRightPy + "\n");
+  CHECK(ws.files() == std::vector<std::string>{".greenlight.json", "real/wc.py", "test_wc.py", "wc.py"});
+}
+
 TEST_CASE("generate --apply refuses when the file changed on disk meanwhile", "[refine][e2e]") {
   Workspace ws;
   pythonWorkspace(ws);
@@ -375,6 +392,17 @@ TEST_CASE("generate --candidates N: round 1 asks N, the best carries on, identic
     CHECK(r.json["rounds"][0]["candidates"].back()["status"] == "passed");
     CHECK(r.json["code"] == kRightPy);
     CHECK(model.requests().size() == 3);
+  }
+  SECTION("the tokens of every completion are counted, also those after the one that passed") {
+    // Three identical right answers: the first passes and the other two are never looked at,
+    // but all three were paid for (the scripted model reports 10 prompt tokens a request).
+    ScriptedModel model(json{{"rules", json::array({{{"match", "greenlight"}, {"text", fenced("python", kRightPy)}}})}});
+    auto r = generate(ws, &model, {"wc.py:4", "--json", "--candidates", "3"});
+    INFO(describe(r));
+    REQUIRE(r.exitCode == 0);
+    CHECK(r.json["rounds"][0]["candidates"].size() == 1);
+    CHECK(model.requests().size() == 3);
+    CHECK(r.json["summary"]["prompt_tokens"] == 30);
   }
   SECTION("two identical candidates: the second is not run") {
     ScriptedModel model(json{{"rules", json::array({{{"match", "greenlight"}, {"choices", {fenced("python", none), fenced("python", none)}}}})}});
