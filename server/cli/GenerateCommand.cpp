@@ -82,11 +82,18 @@ std::optional<std::string> readWhole(const std::string& path) {
 
 // Writes `text` over `path` through a temporary file in the same directory and rename(2), so a
 // reader sees the old file or the new one, never half of it. Refuses when the file no longer
-// holds `expected` (it changed on disk since it was read).
-bool writeAtomically(const std::string& path, const std::string& expected, const std::string& text, std::string* error) {
-  auto now = readWhole(path);
+// holds `expected` (it changed on disk since it was read). A symlink is followed: the file it
+// points to is replaced and the link stays a link. Mode and (where permitted) owner are kept.
+bool writeAtomically(const std::string& linkPath, const std::string& expected, const std::string& text, std::string* error) {
+  auto now = readWhole(linkPath);
   if (!now || *now != expected) {
-    *error = path + " changed on disk while the code was being generated; nothing was written (run generate again)";
+    *error = linkPath + " changed on disk while the code was being generated; nothing was written (run generate again)";
+    return false;
+  }
+  std::error_code ec;
+  const std::string path = fs::canonical(linkPath, ec).string();
+  if (ec) {
+    *error = "realpath " + linkPath + ": " + ec.message();
     return false;
   }
   struct stat st {};
@@ -115,6 +122,11 @@ bool writeAtomically(const std::string& path, const std::string& expected, const
   if (ok && ::fchmod(fd, st.st_mode & 07777) != 0) {
     *error = "fchmod " + tmpl + ": " + std::strerror(errno);
     ok = false;
+  }
+  // Someone else's file edited by root stays theirs; an unprivileged user cannot give a file
+  // away and keeps the file as their own, which is what writing it in place would do too.
+  if (ok && (st.st_uid != ::geteuid() || st.st_gid != ::getegid()) && ::fchown(fd, st.st_uid, st.st_gid) != 0) {
+    // Best effort: EPERM leaves the new file with the writer's owner.
   }
   if (ok && ::fsync(fd) != 0) {
     *error = "fsync " + tmpl + ": " + std::strerror(errno);

@@ -20,11 +20,13 @@ whose "match" string occurs in the conversation (system + all messages) answers.
   "text": TEXT                always this
   "huge": N                   a reply of N bytes of prose (no code)
   "delay_ms": N               pause between streamed pieces (a slow model)
+  "piece": N                  characters per streamed piece (default 8)
   "stall": true               send the first piece, then nothing until the client goes away
   "status": N, "error": MSG   answer with an HTTP error
 TEXT may contain "{env:NAME}", replaced by that environment variable of this server (to check
 that a candidate cannot read a key the server knows).
-Replies stream in pieces of ~8 characters (one SSE event each, so one "token" each).
+Replies stream in pieces of 8 characters (one SSE event each, so one "token" each) unless the
+rule says "piece".
 """
 import argparse
 import json
@@ -184,7 +186,8 @@ class Handler(BaseHTTPRequestHandler):
                                                                   "usage": {"input_tokens": 10}}}, "message_start")
                 self.event({"type": "content_block_start", "index": 0,
                             "content_block": {"type": "text", "text": ""}}, "content_block_start")
-            pieces = [[t[i:i + 8] for i in range(0, len(t), 8)] or [""] for t in texts]
+            size = max(1, int(rule.get("piece", 8)))
+            pieces = [[t[i:i + size] for i in range(0, len(t), size)] or [""] for t in texts]
             longest = max(len(p) for p in pieces)
             for k in range(longest):
                 for idx, p in enumerate(pieces):

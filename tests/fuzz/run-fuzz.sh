@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Fuzzes framing + dispatch with libFuzzer for SECONDS on the checked-in seed corpus.
+# Fuzzes with libFuzzer for SECONDS in all, shared between the two targets: framing + dispatch
+# (fuzz_lsp, seeds in corpus/) and a model's reply -> code extraction -> normalise -> splice plus
+# target finding on arbitrary text (fuzz_refine, seeds in corpus-refine/).
 #   tests/fuzz/run-fuzz.sh BUILDDIR SECONDS
 # Configures BUILDDIR with clang and GREENLIGHT_FUZZ=ON (ASan+UBSan+fuzzer instrumentation),
-# builds only the fuzz_lsp target, and runs it. New interesting inputs go to BUILDDIR/fuzz-corpus
-# (the checked-in seeds are never modified). On a crash the input is saved under
-# tests/fuzz/crashes/ (commit it: the replay ctest then keeps it fixed) and the script fails.
+# builds only the fuzz targets, and runs them. New interesting inputs go to
+# BUILDDIR/fuzz-corpus-TARGET (the checked-in seeds are never modified). On a crash the input is
+# saved under tests/fuzz/crashes/ (fuzz_lsp) or tests/fuzz/crashes-refine/ (fuzz_refine): commit
+# it, the replay ctests then keep it fixed. The script fails.
 set -euo pipefail
 if [ $# -ne 2 ]; then
   echo "usage: $0 BUILDDIR SECONDS" >&2
@@ -25,30 +28,43 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$builddir" -G Ninja -DCMAKE_BUILD_TYPE
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DGREENLIGHT_FUZZ=ON -DGREENLIGHT_TESTS=ON -DGREENLIGHT_WERROR=OFF >"$builddir.configure.log" 2>&1 \
   || { cat "$builddir.configure.log"; exit 1; }
-echo "=== fuzz: build fuzz_lsp"
-cmake --build "$builddir" --target fuzz_lsp -j "${GREENLIGHT_FUZZ_JOBS:-2}"
+echo "=== fuzz: build fuzz_lsp fuzz_refine"
+cmake --build "$builddir" --target fuzz_lsp fuzz_refine -j "${GREENLIGHT_FUZZ_JOBS:-2}"
 
-work="$builddir/fuzz-corpus"
-mkdir -p "$work" "$here/crashes"
-artifacts=$(mktemp -d)
-trap 'rm -rf "$artifacts"' EXIT
-echo "=== fuzz: running for ${seconds}s"
-set +e
-ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  "$builddir/tests/fuzz/fuzz_lsp" "$work" "$here/corpus" \
-  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-  -artifact_prefix="$artifacts/" -print_final_stats=1 2>&1 | tail -n 40
-rc=${PIPESTATUS[0]}
-set -e
-found=0
-for f in "$artifacts"/*; do
-  [ -e "$f" ] || continue
-  found=1
-  cp "$f" "$here/crashes/"
-  echo "run-fuzz.sh: saved $(basename "$f") to tests/fuzz/crashes/"
-done
-if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
-  echo "run-fuzz.sh: FAILED (libFuzzer exit $rc); replay with: $builddir/tests/fuzz/fuzz_lsp tests/fuzz/crashes/<file>" >&2
+# The time budget is shared: framing + dispatch gets half, the refine target the rest.
+failed=0
+run_target() {  # target seed-corpus crash-dir seconds
+  local target=$1 seeds=$2 crashes=$3 secs=$4
+  local work="$builddir/fuzz-corpus-$target"
+  mkdir -p "$work" "$crashes"
+  local artifacts
+  artifacts=$(mktemp -d)
+  echo "=== fuzz: $target for ${secs}s"
+  set +e
+  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$builddir/tests/fuzz/$target" "$work" "$seeds" \
+    -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    -artifact_prefix="$artifacts/" -print_final_stats=1 2>&1 | tail -n 40
+  local rc=${PIPESTATUS[0]}
+  set -e
+  local found=0
+  for f in "$artifacts"/*; do
+    [ -e "$f" ] || continue
+    found=1
+    cp "$f" "$crashes/"
+    echo "run-fuzz.sh: saved $(basename "$f") to ${crashes#"$root"/}/"
+  done
+  rm -rf "$artifacts"
+  if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
+    echo "run-fuzz.sh: $target FAILED (libFuzzer exit $rc); replay with: $builddir/tests/fuzz/$target ${crashes#"$root"/}/<file>" >&2
+    failed=1
+  fi
+}
+lsp_seconds=$(( seconds / 2 > 0 ? seconds / 2 : 1 ))
+refine_seconds=$(( seconds - lsp_seconds > 0 ? seconds - lsp_seconds : 1 ))
+run_target fuzz_lsp "$here/corpus" "$here/crashes" "$lsp_seconds"
+run_target fuzz_refine "$here/corpus-refine" "$here/crashes-refine" "$refine_seconds"
+if [ "$failed" -ne 0 ]; then
   exit 1
 fi
 echo "run-fuzz.sh: no crash in ${seconds}s"

@@ -311,3 +311,23 @@ TEST_CASE("namesInComment finds the names a comment mentions", "[refine][target]
   CHECK(namesInComment("Return the slug (lower case)").empty());
   CHECK(namesInComment("def area(self) then function perim").size() == 2);
 }
+
+TEST_CASE("target finding survives megabyte lines and runs of blank lines", "[refine][target]") {
+  // std::regex recurses per repeated character: each of these overflowed the stack before the
+  // regex subjects were bounded.
+  const std::string many(1 << 20, 'a');
+  const std::string blanks(1 << 20, ' ');
+  std::string py = "def test" + many + "():\n    pass\n" + blanks + "x = 1\n\ndef f(x):\n    pass\n";
+  CHECK(findTarget(py, 5, Language::Python).target);
+  CHECK_FALSE(findStubs(py, Language::Python).empty());
+  std::string pyClass = "class " + many + ":\n    def m(self):\n        pass\n";
+  CHECK(findTarget(pyClass, 2, Language::Python).target);
+  std::string js = "var a = " + std::string(1 << 20, '1') + ", f = (x) =>\n" + blanks + "{};\nfunction g() {}\n";
+  CHECK(findTarget(js, 3, Language::JavaScript).target);
+  std::string cxx = "template <typename T> " + many + " f(" + many + ") {}\nint g() {}\n";
+  CHECK(findTarget(cxx, 2, Language::Cxx).target);
+  std::string comment = "# Return the value `" + many + "` as " + blanks + " name(\n\nx = 1\n";
+  auto t = findTarget(comment, 1, Language::Python);
+  REQUIRE(t.target);
+  CHECK(namesInComment(t.target->comment).size() <= 1);
+}

@@ -96,6 +96,9 @@ std::set<std::string> definedNames(const std::string& code, const std::string& l
   static const std::regex kCppType(R"(^(?:class|struct|enum(?:\s+class)?)\s+([A-Za-z_]\w*))");
   std::set<std::string> names;
   for (auto lineView : splitLines(code)) {
+    // A definition's first line is never this long; std::regex recurses per repeated character
+    // and a long one (a one-line data table, a hostile reply) would overflow the stack.
+    if (lineView.size() > 4096) continue;
     std::string line(lineView);
     if (line.empty() || std::isspace(static_cast<unsigned char>(line[0]))) continue;
     std::smatch m;

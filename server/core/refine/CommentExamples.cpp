@@ -4,6 +4,8 @@
 #include <regex>
 #include <sstream>
 
+#include "core/refine/RegexLimits.h"
+
 namespace greenlight::core::refine {
 
 namespace fs = std::filesystem;
@@ -21,13 +23,28 @@ std::string trim(const std::string& s) {
 std::string calleeOf(const std::string& call) {
   static const std::regex kCallee(R"(^\s*([A-Za-z_$][\w$]*)\s*\()");
   std::smatch m;
-  return std::regex_search(call, m, kCallee) ? m[1].str() : "";
+  const std::string subject = regexSubject(call);
+  return std::regex_search(subject, m, kCallee) ? m[1].str() : "";
 }
 
+// A line starting with `export ` or `import x` (not `import(`): hand-written, the file may be long.
 bool isModuleSyntax(std::string_view text) {
-  static const std::regex kEsm(R"((^|\n)\s*(export\s|import\s[^(]))");
-  std::string t(text);
-  return std::regex_search(t, kEsm);
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; };
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t nl = text.find('\n', start);
+    std::string_view line = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    start = nl == std::string_view::npos ? text.size() : nl + 1;
+    std::size_t k = 0;
+    while (k < line.size() && space(line[k])) ++k;
+    line.remove_prefix(k);
+    if (line.size() > 6 && line.substr(0, 6) == "export" && space(line[6])) return true;
+    if (line.size() > 7 && line.substr(0, 6) == "import" && space(line[6])) {
+      std::size_t j = 6;
+      while (j < line.size() && space(line[j])) ++j;
+      if (j < line.size() && line[j] != '(') return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -50,7 +67,7 @@ std::vector<CommentExample> examplesInComment(const Target& target) {
       continue;
     }
     std::smatch m;
-    if (std::regex_match(l, m, kEquality)) out.push_back({trim(m[1].str()), trim(m[2].str()), fileLine});
+    if (l.size() <= kRegexSubjectMax && std::regex_match(l, m, kEquality)) out.push_back({trim(m[1].str()), trim(m[2].str()), fileLine});
   }
   return out;
 }

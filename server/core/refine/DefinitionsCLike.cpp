@@ -14,6 +14,7 @@
 #include <regex>
 
 #include "core/refine/Definitions.h"
+#include "core/refine/RegexLimits.h"
 
 namespace greenlight::core::refine {
 
@@ -234,7 +235,9 @@ std::vector<Definition> clikeDefinitions(const ScannedSource& s) {
         for (int ln = firstLine; ln <= braceLine; ++ln) {
           std::size_t from = ln == firstLine ? top.boundary : s.line(ln).begin;
           std::string head = collapseSpaces(s.masked(from, k));
-          if (head.empty()) continue;
+          // No real header is this long (a minified statement or a data literal is): not a
+          // definition, and too long for the regexes below.
+          if (head.empty() || head.size() > kRegexSubjectMax) continue;
           if (!js) {
             // Labels (public:, private:) and stray preprocessor text end where the head starts.
             static const std::regex kAccess(R"(^(public|private|protected)\s*:\s*)");
@@ -250,7 +253,7 @@ std::vector<Definition> clikeDefinitions(const ScannedSource& s) {
             while (headStart < k && (s.at(headStart) != CharClass::Code || std::isspace(static_cast<unsigned char>(text[headStart])))) ++headStart;
             if (!js) {
               static const std::regex kAccessRaw(R"(^\s*(public|private|protected)\s*:)");
-              std::string rest(text.substr(headStart, k - headStart));
+              std::string rest = regexSubject(text.substr(headStart, k - headStart));
               std::smatch am;
               if (std::regex_search(rest, am, kAccessRaw)) {
                 headStart += static_cast<std::size_t>(am.length(0));

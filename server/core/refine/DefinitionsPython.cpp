@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "core/refine/Definitions.h"
+#include "core/refine/RegexLimits.h"
 
 namespace greenlight::core::refine {
 
@@ -34,6 +35,7 @@ std::string bodyShape(const ScannedSource& s, std::size_t from, std::size_t to) 
 }
 
 bool isStubShape(const std::string& shape) {
+  if (shape.size() > 256) return false;  // a stub's body is a few tokens; also keeps the regex shallow
   static const std::regex k(R"(^S*(pass|\.\.\.|raiseNotImplementedError(\(S*\))?)?$)");
   return std::regex_match(shape, k);
 }
@@ -47,7 +49,7 @@ std::vector<Definition> pythonDefinitions(const ScannedSource& s) {
   for (int ln = 1; ln <= n; ++ln) {
     const auto& L = s.line(ln);
     if (L.depthAtStart != 0 || L.startsInString) continue;
-    std::string masked = s.maskedLine(ln);
+    std::string masked = regexSubject(s.maskedLine(ln));
     std::smatch m;
     if (!std::regex_search(masked, m, defLine())) continue;
     Definition d;
@@ -115,7 +117,7 @@ std::vector<Definition> pythonDefinitions(const ScannedSource& s) {
       if (s.isBlank(p) || s.isCommentOnly(p) || s.line(p).startsInString || s.line(p).depthAtStart > 0) continue;
       if (s.indentWidth(p) >= indent) continue;
       static const std::regex kClass(R"(^\s*class\s+([A-Za-z_]\w*))");
-      std::string mp = s.maskedLine(p);
+      std::string mp = regexSubject(s.maskedLine(p));
       std::smatch cm;
       if (std::regex_search(mp, cm, kClass)) d.className = cm[1];
       break;

@@ -319,14 +319,17 @@ RefineResult RefineEngine::run(const RefineRequest& req, const std::function<voi
       return stopped(result);
     }
 
+    // Every completion was paid for, including those after a passing one (which are not run).
+    for (const auto& reply : replies) {
+      if (reply.usage.inputTokens) result.promptTokens += *reply.usage.inputTokens;
+      if (reply.usage.outputTokens) result.completionTokens += *reply.usage.outputTokens;
+    }
     std::optional<Chosen> roundBest;
     int index = 0;
     for (auto& reply : replies) {
       ++index;
       CandidateReport c;
       c.reply = bounded(reply.text, 4000);
-      if (reply.usage.inputTokens) result.promptTokens += *reply.usage.inputTokens;
-      if (reply.usage.outputTokens) result.completionTokens += *reply.usage.outputTokens;
       Spliced spliced;
       std::optional<t::RunResult> run;
       if (!reply.ok()) {

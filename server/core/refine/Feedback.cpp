@@ -1,8 +1,8 @@
 #include "core/refine/Feedback.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
-#include <regex>
 #include <sstream>
 
 #include "core/providers/Redact.h"
@@ -80,54 +80,185 @@ std::string relativePath(const std::string& path, const std::string& root) {
   return path;
 }
 
+namespace {
+
+bool wordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool hexDigit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+// `s` without every occurrence of the literal prefixes, each followed by what `tail` consumes
+// (returns how many bytes after the prefix belong to the match).
+template <typename Tail>
+std::string removeAll(const std::string& s, std::initializer_list<std::string_view> prefixes, Tail tail) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t matched = 0;
+    for (std::string_view p : prefixes) {
+      if (s.compare(i, p.size(), p) == 0) {
+        matched = p.size() + tail(i + p.size());
+        break;
+      }
+    }
+    if (matched) {
+      i += matched;
+    } else {
+      out += s[i++];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+// Hand-written scanners, not std::regex: libstdc++'s regex recurses once per repeated
+// character, so a test printing a long run of digits or hex (the output may be 1 MB) overflowed
+// the stack. Each pass is linear.
 std::string sanitizeText(std::string_view text, const FeedbackContext& ctx, bool dropTimings) {
   std::string s(text);
-  // Staging and sandbox paths first, then the workspace root.
-  static const std::regex kStaging(R"((/dev/shm|/tmp)/greenlight-(run|out)-[A-Za-z0-9]+(/src)?/?)");
-  s = std::regex_replace(s, kStaging, "");
-  static const std::regex kSandboxSrc(R"(/work/src/)");
-  s = std::regex_replace(s, kSandboxSrc, "");
+  // Staging and sandbox paths first ("/dev/shm/greenlight-run-Ab12/src/"), then the workspace root.
+  s = removeAll(s, {"/dev/shm/greenlight-run-", "/dev/shm/greenlight-out-", "/tmp/greenlight-run-", "/tmp/greenlight-out-"},
+                [&](std::size_t at) {
+                  std::size_t k = at;
+                  while (k < s.size() && std::isalnum(static_cast<unsigned char>(s[k]))) ++k;
+                  if (k == at) return std::size_t{0};
+                  if (s.compare(k, 4, "/src") == 0) k += 4;
+                  if (k < s.size() && s[k] == '/') ++k;
+                  return k - at;
+                });
+  s = removeAll(s, {"/work/src/"}, [](std::size_t) { return std::size_t{0}; });
   if (!ctx.workspaceRoot.empty() && ctx.workspaceRoot != "/") {
     std::string root = ctx.workspaceRoot;
     if (root.back() != '/') root += '/';
-    for (std::size_t pos = 0; (pos = s.find(root, pos)) != std::string::npos;) s.erase(pos, root.size());
+    s = removeAll(s, {root}, [](std::size_t) { return std::size_t{0}; });
   }
-  static const std::regex kObjectAt(R"( (object )?at 0x[0-9a-fA-F]+>)");
-  s = std::regex_replace(s, kObjectAt, ">");
-  static const std::regex kAddress(R"(\b0x[0-9a-fA-F]{6,}\b)");
-  s = std::regex_replace(s, kAddress, "0x…");
+  // "<Foo object at 0x7f3a...>" -> "<Foo>", then any other long hex address -> "0x…".
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t at = std::string::npos;
+    if (s.compare(i, 11, " object at ") == 0) at = i + 11;
+    else if (s.compare(i, 4, " at ") == 0) at = i + 4;
+    if (at != std::string::npos && s.compare(at, 2, "0x") == 0) {
+      std::size_t k = at + 2;
+      while (k < s.size() && hexDigit(s[k])) ++k;
+      if (k > at + 2 && k < s.size() && s[k] == '>') {
+        out += '>';
+        i = k + 1;
+        continue;
+      }
+    }
+    if (s.compare(i, 2, "0x") == 0 && (i == 0 || !wordChar(s[i - 1]))) {
+      std::size_t k = i + 2;
+      while (k < s.size() && hexDigit(s[k])) ++k;
+      if (k - i - 2 >= 6 && (k == s.size() || !wordChar(s[k]))) {
+        out += "0x…";
+        i = k;
+        continue;
+      }
+    }
+    out += s[i++];
+  }
+  s.swap(out);
   if (dropTimings) {
-    static const std::regex kTiming(R"(\b\d+(\.\d+)?\s?(ms|µs|us|ns|s|sec|secs|seconds)\b)");
-    s = std::regex_replace(s, kTiming, "…s");
+    // "0.012s", "12 ms", "3 seconds" -> "…s".
+    static const std::string_view kUnits[] = {"seconds", "secs", "sec", "ms", "µs", "us", "ns", "s"};
+    out.clear();
+    for (std::size_t i = 0; i < s.size();) {
+      if (digit(s[i]) && (i == 0 || !wordChar(s[i - 1]))) {
+        std::size_t k = i;
+        while (k < s.size() && digit(s[k])) ++k;
+        if (k + 1 < s.size() && s[k] == '.' && digit(s[k + 1])) {
+          ++k;
+          while (k < s.size() && digit(s[k])) ++k;
+        }
+        std::size_t unitAt = k < s.size() && std::isspace(static_cast<unsigned char>(s[k])) ? k + 1 : k;
+        std::size_t end = std::string::npos;
+        for (std::string_view unit : kUnits) {
+          for (std::size_t u : {unitAt, k}) {
+            if (end == std::string::npos && s.compare(u, unit.size(), unit) == 0 &&
+                (u + unit.size() == s.size() || !wordChar(s[u + unit.size()])))
+              end = u + unit.size();
+          }
+        }
+        if (end != std::string::npos) {
+          out += "…s";
+          i = end;
+        } else {
+          out.append(s, i, k - i);  // the whole number: its digits cannot start another match
+          i = k;
+        }
+        continue;
+      }
+      out += s[i++];
+    }
+    s.swap(out);
   }
   return providers::redactSecrets(s, ctx.secrets);
 }
 
 std::string boundHeadTail(std::string_view text, std::size_t maxLines, std::size_t maxBytes) {
-  auto lines = splitLines(text);
-  bool trailingNewline = !text.empty() && text.back() == '\n';
-  std::size_t bytes = text.size();
-  if (lines.size() <= maxLines && bytes <= maxBytes) return std::string(text);
-  // Keep two thirds at the head, one third at the tail, within both limits.
-  std::size_t keep = std::min(maxLines, lines.size());
-  if (keep < 2) keep = 2;
-  std::size_t head = (keep * 2) / 3, tail = keep - head - (keep > 2 ? 1 : 0);
-  auto size = [&](std::size_t h, std::size_t t) {
-    std::size_t b = 0;
-    for (std::size_t i = 0; i < h; ++i) b += lines[i].size() + 1;
-    for (std::size_t i = lines.size() - t; i < lines.size(); ++i) b += lines[i].size() + 1;
-    return b;
-  };
-  while ((head > 1 || tail > 1) && size(head, tail) + 40 > maxBytes) {
-    if (head >= tail * 2 && head > 1) --head;
-    else if (tail > 1) --tail;
-    else --head;
+  const std::size_t n = text.size();
+  const std::size_t lineCount =
+      static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + (n && text.back() != '\n' ? 1 : 0);
+  if (lineCount <= maxLines && n <= maxBytes) return std::string(text);
+  // Two thirds of the lines at the head, a third at the tail, one line for the marker.
+  const std::size_t slots = std::max<std::size_t>(maxLines, 3) - 1;
+  const std::size_t headLines = std::max<std::size_t>(1, slots * 2 / 3);
+  const std::size_t tailLines = std::max<std::size_t>(1, slots - headLines);
+  const std::size_t reserve = 48;  // the marker line
+  const std::size_t budget = maxBytes > 2 * reserve ? maxBytes - reserve : maxBytes / 2;
+  auto charStart = [&](std::size_t p) { return p >= n || (static_cast<unsigned char>(text[p]) & 0xC0) != 0x80; };
+  // [hEnd, tStart) is cut. First by lines...
+  std::size_t hEnd = n, tStart = n;
+  if (lineCount > headLines + tailLines) {
+    hEnd = 0;
+    for (std::size_t k = 0; k < headLines; ++k) hEnd = text.find('\n', hEnd) + 1;
+    tStart = n && text.back() == '\n' ? n - 1 : n;
+    for (std::size_t k = 0; k < tailLines; ++k) {
+      std::size_t nl = tStart == 0 ? std::string_view::npos : text.rfind('\n', tStart - 1);
+      tStart = nl == std::string_view::npos ? 0 : nl;
+    }
+    tStart = tStart == 0 ? 0 : tStart + 1;
   }
-  std::string out;
-  for (std::size_t i = 0; i < head; ++i) out += lines[i].substr(0, maxBytes / 2) + "\n";
-  out += "… " + std::to_string(lines.size() - head - tail) + " lines cut …\n";
-  for (std::size_t i = lines.size() - tail; i < lines.size(); ++i) out += lines[i].substr(0, maxBytes / 2) + "\n";
-  if (!trailingNewline && !out.empty()) out.pop_back();
+  // ... then by bytes: the tail keeps up to a third of the budget, the head the rest. Whole
+  // lines are preferred; a line longer than what is left is cut inside, never inside a
+  // UTF-8 character.
+  if (hEnd + (n - tStart) > budget) {
+    const std::size_t tailBudget = budget / 3;
+    if (n - tStart > tailBudget || tStart == n) {
+      std::size_t from = n - std::min(n, tailBudget);
+      std::size_t p = from;
+      if (p > 0 && text[p - 1] != '\n') {
+        std::size_t nl = text.find('\n', p);
+        p = nl != std::string_view::npos && nl + 1 < n && nl + 1 - from <= tailBudget / 2 ? nl + 1 : from;
+      }
+      while (!charStart(p)) ++p;
+      tStart = std::max(tStart == n ? p : tStart, p);
+    }
+    const std::size_t headBudget = budget - std::min(budget, n - tStart);
+    if (hEnd > headBudget) {
+      std::size_t p = headBudget;
+      std::size_t nl = p == 0 ? std::string_view::npos : text.rfind('\n', p - 1);
+      if (nl != std::string_view::npos && nl + 1 >= headBudget / 2) p = nl + 1;
+      while (p > 0 && !charStart(p)) --p;
+      hEnd = p;
+    }
+  }
+  hEnd = std::min(hEnd, tStart);
+  if (hEnd >= tStart) return std::string(text);
+  const std::string_view cut = text.substr(hEnd, tStart - hEnd);
+  const bool wholeLines = (hEnd == 0 || text[hEnd - 1] == '\n') && (tStart == n || text[tStart - 1] == '\n');
+  std::string out(text.substr(0, hEnd));
+  if (!out.empty() && out.back() != '\n') out += '\n';
+  if (wholeLines) {
+    std::size_t cutLines = static_cast<std::size_t>(std::count(cut.begin(), cut.end(), '\n')) + (cut.back() != '\n' ? 1 : 0);
+    out += "… " + std::to_string(cutLines) + (cutLines == 1 ? " line" : " lines") + " cut …";
+  } else {
+    out += "… " + std::to_string(cut.size()) + " bytes cut …";
+  }
+  if (tStart < n) out += "\n" + std::string(text.substr(tStart));
+  else if (text.back() == '\n') out += '\n';
   return out;
 }
 
@@ -213,8 +344,15 @@ std::string shapeFeedback(const RunResult& result, const FeedbackContext& ctx) {
       out << "\n";
     }
     if (t.status == TestStatus::Timeout) {
-      out << "  " << (verdictInWords(result, ctx).empty() ? "timed out" : verdictInWords(result, ctx))
-          << " (the test did not finish)\n";
+      // The harness stops a test itself when the run's time runs out, so the sandbox's verdict
+      // may be a plain exit: the limit still is the run's time limit.
+      std::string words = verdictInWords(result, ctx);
+      if (words.empty() || result.verdict->status != sandbox::Status::Timeout) {
+        std::ostringstream limit;
+        limit << "timed out after " << ctx.timeLimitSeconds << " s";
+        words = limit.str();
+      }
+      out << "  " << words << " (the test did not finish)\n";
     } else if (!t.message.empty()) {
       out << "  " << sanitizeText(t.message, ctx, false) << "\n";
     }

@@ -12,6 +12,34 @@ namespace {
 
 double ms(double v) { return std::round(v * 10.0) / 10.0; }
 
+// JSON strings must be UTF-8, and nlohmann's dump() throws on anything else. The texts here come
+// from files (a Latin-1 test file quoted in feedback, a path), compilers and the model: each
+// invalid byte becomes U+FFFD, so every consumer of the object can serialise it.
+std::string utf8(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = n > 0 && i + n <= s.size();
+    for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+    if (ok && n > 1) {
+      // No overlong forms, surrogates or code points past U+10FFFF.
+      const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+      ok = !(n == 2 && c < 0xC2) && !(n == 3 && c == 0xE0 && c1 < 0xA0) && !(n == 3 && c == 0xED && c1 >= 0xA0) &&
+           !(n == 4 && c == 0xF0 && c1 < 0x90) && !(n == 4 && (c > 0xF4 || (c == 0xF4 && c1 >= 0x90)));
+    }
+    if (ok) {
+      out.append(s, i, n);
+      i += n;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> splitLines(std::string_view text) {
   std::vector<std::string> out;
   std::size_t start = 0;
@@ -61,20 +89,20 @@ std::string resultHeadline(const RefineResult& r) {
 ordered_json refineResultToJson(const RefineResult& r, bool applied) {
   ordered_json j;
   j["status"] = r.status;
-  j["file"] = r.file;
+  j["file"] = utf8(r.file);
   if (r.target) {
     const Target& t = *r.target;
     int line = t.commentFirst > 0 ? std::min(t.commentFirst, t.kind == TargetKind::Stub ? t.first : t.commentFirst) : t.first;
     int end = t.kind == TargetKind::Stub ? t.last : t.commentLast;
-    j["target"] = {{"name", t.name}, {"line", line}, {"end_line", end}, {"kind", std::string(targetKindName(t.kind))}};
+    j["target"] = {{"name", utf8(t.name)}, {"line", line}, {"end_line", end}, {"kind", std::string(targetKindName(t.kind))}};
   } else {
     j["target"] = nullptr;
   }
-  j["code"] = r.code;
+  j["code"] = utf8(r.code);
   j["applied"] = applied;
   if (r.edit) {
-    j["edit"] = {{"file", r.file},          {"line", r.edit->line},         {"column", r.edit->column},
-                 {"end_line", r.edit->endLine}, {"end_column", r.edit->endColumn}, {"new_text", r.edit->newText}};
+    j["edit"] = {{"file", utf8(r.file)},          {"line", r.edit->line},         {"column", r.edit->column},
+                 {"end_line", r.edit->endLine}, {"end_column", r.edit->endColumn}, {"new_text", utf8(r.edit->newText)}};
   } else {
     j["edit"] = nullptr;
   }
@@ -82,7 +110,7 @@ ordered_json refineResultToJson(const RefineResult& r, bool applied) {
   for (const auto& round : r.rounds) {
     ordered_json cands = ordered_json::array();
     for (const auto& c : round.candidates) {
-      cands.push_back({{"status", c.status}, {"passed", c.passed}, {"failed", c.failed}, {"errors", c.errors}, {"feedback", c.feedback}});
+      cands.push_back({{"status", c.status}, {"passed", c.passed}, {"failed", c.failed}, {"errors", c.errors}, {"feedback", utf8(c.feedback)}});
     }
     rounds.push_back({{"round", round.round}, {"model_ms", ms(round.modelMs)}, {"tests_ms", ms(round.testsMs)}, {"candidates", cands}});
   }
@@ -94,7 +122,7 @@ ordered_json refineResultToJson(const RefineResult& r, bool applied) {
                   {"tests_ms", ms(r.testsMs)},
                   {"prompt_tokens", r.promptTokens},
                   {"completion_tokens", r.completionTokens}};
-  j["error"] = r.error.empty() ? ordered_json(nullptr) : ordered_json(r.error);
+  j["error"] = r.error.empty() ? ordered_json(nullptr) : ordered_json(utf8(r.error));
   return j;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/refine/Definitions.h"
+#include "core/refine/RegexLimits.h"
 #include "core/refine/SourceScan.h"
 #include "core/testing/Discovery.h"
 
@@ -48,14 +49,22 @@ int widthOf(const std::string& s) {
   return w;
 }
 
-std::string dropWidth(const std::string& s, int width) {
-  int w = 0;
-  std::size_t k = 0;
-  while (k < s.size() && w < width && (s[k] == ' ' || s[k] == '\t')) {
-    w += s[k] == ' ' ? 1 : 8 - w % 8;
-    ++k;
+// The line with its leading whitespace replaced: `indent`, then what is left of the line's own
+// indentation after `common` columns, written in the indent's style (tabs when the target is
+// indented with tabs, else spaces). Re-expressing by width, rather than dropping characters,
+// never mixes a model's tabs into a space-indented file (a TabError in Python) and never eats
+// more than `common` columns when a tab straddles it.
+std::string reindented(const std::string& s, int common, const std::string& indent) {
+  std::size_t k = s.find_first_not_of(" \t");
+  if (k == std::string::npos) k = s.size();
+  int rest = std::max(0, widthOf(s) - common);
+  std::string lead = indent;
+  if (indent.find('\t') != std::string::npos) {
+    lead.append(static_cast<std::size_t>(rest / 8), '\t');
+    rest %= 8;
   }
-  return s.substr(k);
+  lead.append(static_cast<std::size_t>(rest), ' ');
+  return lead + s.substr(k);
 }
 
 // The 1-based line and column of a byte offset.
@@ -69,6 +78,24 @@ std::pair<int, int> lineColumn(std::string_view text, std::size_t offset) {
     }
   }
   return {line, static_cast<int>(offset - lineStart) + 1};
+}
+
+// "\r\n" when the first line break at or after `offset` (else the last one before it) is CRLF.
+std::string lineBreakNear(std::string_view text, std::size_t offset) {
+  std::size_t nl = text.find('\n', std::min(offset, text.size()));
+  if (nl == std::string_view::npos) nl = text.rfind('\n');
+  return nl != std::string_view::npos && nl > 0 && text[nl - 1] == '\r' ? "\r\n" : "\n";
+}
+
+// Every '\n' of `code` (none of which is preceded by '\r') as `eol`.
+std::string withLineBreaks(const std::string& code, const std::string& eol) {
+  std::string out;
+  out.reserve(code.size() + code.size() / 16);
+  for (char c : code) {
+    if (c == '\n') out += eol;
+    else out += c;
+  }
+  return out;
 }
 
 // Byte offset of the start of 1-based `line` (text.size() past the end).
@@ -131,7 +158,8 @@ std::string normalizeCandidate(std::string_view code, const Target& target) {
       out += lines[i];
       continue;
     }
-    out += target.indent + dropWidth(lines[i], common);
+    // Nothing to move: the line as the model wrote it (tabs stay tabs at the top level).
+    out += common == 0 && target.indent.empty() ? lines[i] : reindented(lines[i], common, target.indent);
   }
   return out;
 }
@@ -139,19 +167,24 @@ std::string normalizeCandidate(std::string_view code, const Target& target) {
 Spliced splice(std::string_view text, const Target& target, std::string_view code) {
   Spliced out;
   TextEdit& e = out.edit;
+  // The code arrives with '\n' line ends; a CRLF file gets CRLF code (the line break nearest the
+  // target decides, so a file with mixed ends keeps the local style).
+  const std::string eol = lineBreakNear(text, lineStartOffset(text, std::max(1, target.commentFirst > 0 ? target.commentFirst : target.first)));
+  std::string body(code);
+  if (eol == "\r\n") body = withLineBreaks(body, eol);
   if (target.kind == TargetKind::Stub) {
     e.begin = lineStartOffset(text, target.first);
     e.end = lineEndOffset(text, target.last);
-    e.newText = std::string(code);
+    e.newText = body;
   } else {
     std::size_t at = lineStartOffset(text, target.first);
     if (at >= text.size() && !text.empty() && text.back() != '\n') {
       // The comment is the last line, without a newline: add one, then the code.
       e.begin = e.end = text.size();
-      e.newText = "\n" + std::string(code) + "\n";
+      e.newText = eol + body + eol;
     } else {
       e.begin = e.end = at;
-      e.newText = std::string(code) + "\n";
+      e.newText = body + eol;
     }
   }
   auto [l1, c1] = lineColumn(text, e.begin);
@@ -162,7 +195,7 @@ Spliced splice(std::string_view text, const Target& target, std::string_view cod
   e.endColumn = c2;
   out.text = std::string(text.substr(0, e.begin)) + e.newText + std::string(text.substr(e.end));
   // Where the code landed.
-  std::size_t codeStart = e.begin + (e.newText.rfind('\n', 0) == 0 ? 1 : 0);
+  std::size_t codeStart = e.begin + (e.newText.rfind(eol, 0) == 0 ? eol.size() : 0);
   out.codeFirst = lineColumn(out.text, codeStart).first;
   out.codeLast = out.codeFirst + static_cast<int>(std::count(code.begin(), code.end(), '\n'));
   return out;
@@ -182,39 +215,83 @@ std::string rejectCandidate(std::string_view code, const Target& target) {
   flat.indent.clear();
   flat.commentText.clear();
   std::string plain = normalizeCandidate(code, flat) + "\n";
-  auto tests = testing::listTests(plain, "candidate", target.language);
-  static const std::regex kPyTest(R"((^|\n)\s*(async\s+)?def\s+test\w*\s*\(|(^|\n)\s*class\s+Test\w*)");
-  static const std::regex kJsTest(R"(\b(test|it|describe)(\.only|\.skip)?\s*\()");
-  static const std::regex kCxxTest(R"(\b(TEST_CASE|SCENARIO|TEST|TEST_F)\s*\(|\bint\s+main\s*\()");
-  std::smatch m;
-  bool definesTests = !tests.empty();
-  if (target.language == Language::Python) definesTests = definesTests || std::regex_search(plain, m, kPyTest);
-  if (target.language == Language::JavaScript) {
-    ScannedSource scan(plain, target.language);
-    std::string masked = scan.masked(0, plain.size());
-    definesTests = definesTests || std::regex_search(masked, m, kJsTest);
+  // Real code has no line this long; a one-line data dump or a hostile reply does, and the test
+  // discovery and the runners' parsers (regexes that recurse per character) cannot take it.
+  {
+    std::size_t start = 0, longest = 0;
+    int line = 0, longestLine = 0;
+    while (start < plain.size()) {
+      std::size_t nl = plain.find('\n', start);
+      ++line;
+      if (nl - start > longest) {
+        longest = nl - start;
+        longestLine = line;
+      }
+      start = nl + 1;
+    }
+    if (longest > kRegexSubjectMax)
+      return "line " + std::to_string(longestLine) + " of the code is " + std::to_string(longest) +
+             " characters long; keep every line under " + std::to_string(kRegexSubjectMax) +
+             " characters (split long data over several lines)";
   }
-  if (target.language == Language::Cxx) {
-    ScannedSource scan(plain, target.language);
-    std::string masked = scan.masked(0, plain.size());
-    definesTests = definesTests || std::regex_search(masked, m, kCxxTest);
+  // Words in comments and strings define nothing: look at the code only (the masked text keeps
+  // every offset, so a line found there is the same line in `plain`).
+  ScannedSource scan(plain, target.language);
+  const std::string masked = scan.masked(0, plain.size());
+  auto tests = testing::listTests(masked, "candidate", target.language);
+  // Line by line: a pattern that may repeat over newlines (`\s*`) could otherwise run over a
+  // long stretch of blank lines.
+  auto anyLine = [&](const std::regex& re) {
+    for (int ln = 1; ln <= scan.lineCount(); ++ln) {
+      const std::string line = regexSubject(scan.maskedLine(ln));
+      if (std::regex_search(line, re)) return true;
+    }
+    return false;
+  };
+  // A call of a method that happens to be called test/it/describe (`/re/.test(s)`) is not a
+  // test: the name must not follow a `.` or be part of a longer identifier.
+  static const std::regex kPyTest(R"(^[ \t]*(async\s+)?def\s+test\w*\s*\(|^[ \t]*class\s+Test\w*)");
+  static const std::regex kJsTest(R"((^|[^\w$.])(test|it|describe)(\.only|\.skip|\.todo)?\s*\()");
+  static const std::regex kCxxTest(R"((^|[^\w.])(TEST_CASE|SCENARIO|TEST|TEST_F|TEST_P)\s*\(|(^|[^\w.])int\s+main\s*\()");
+  bool definesTests = false;
+  switch (target.language) {
+    case Language::Python: definesTests = !tests.empty() || anyLine(kPyTest); break;
+    case Language::JavaScript:
+      definesTests = anyLine(kJsTest);
+      tests.erase(std::remove_if(tests.begin(), tests.end(), [&](const auto& t) {
+                    std::string line = regexSubject(scan.maskedLine(t.line));
+                    return !std::regex_search(line, kJsTest);
+                  }), tests.end());
+      break;
+    case Language::Cxx: {
+      // `int\nmain(...)` (GNU style) spans lines: the definitions scan sees it whole.
+      const auto defs = definitionsOf(scan);
+      definesTests = !tests.empty() || anyLine(kCxxTest) ||
+                     std::any_of(defs.begin(), defs.end(), [](const Definition& d) { return d.name == "main" && d.className.empty(); });
+      break;
+    }
+    case Language::Command: break;
+  }
+  // The name, for the message, from the unmasked text (string contents are blanked above).
+  if (definesTests && !tests.empty()) {
+    auto named = testing::listTests(plain, "candidate", target.language);
+    auto it = std::find_if(named.begin(), named.end(), [&](const auto& t) { return t.line == tests.front().line; });
+    tests.front().name = it != named.end() ? it->name : "";
   }
   if (definesTests) {
-    std::string which = !tests.empty() ? " (" + tests.front().name + ")" : "";
+    std::string which = !tests.empty() && !tests.front().name.empty() ? " (" + tests.front().name + ")" : "";
     return "the code defines tests or a test entry point" + which +
            "; the tests are fixed and must not be redefined or changed: return only the code of the target";
   }
   if (!target.name.empty()) {
-    ScannedSource scan(plain, target.language);
     bool defines = false;
     for (const auto& d : definitionsOf(scan)) defines = defines || d.name == target.name;
     if (!defines) {
-      std::string masked = scan.masked(0, plain.size());
       // A definition the scanner cannot see (a lambda bound to the name, a macro): accept any
       // assignment or declaration of the name.
       std::string name = std::regex_replace(target.name, std::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\=!<>~&%])"), "\\$&");
       std::regex bound("(^|[^\\w$])" + name + "\\s*(=|\\()");
-      defines = std::regex_search(masked, m, bound);
+      defines = anyLine(bound);
     }
     if (!defines) return "the code does not define " + target.name + "(); return its complete definition";
   }

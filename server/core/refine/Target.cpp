@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/refine/Definitions.h"
+#include "core/refine/RegexLimits.h"
 #include "core/refine/SourceScan.h"
 
 namespace greenlight::core::refine {
@@ -137,12 +138,18 @@ std::vector<std::string> namesInComment(std::string_view comment) {
                                               "assert", "console", "log", "sizeof", "std", "max", "min", "sum",
                                               "sorted", "range", "map", "filter", "abs", "round"};
   std::vector<std::string> out;
-  std::string text(comment);
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), kPatterns); it != std::sregex_iterator(); ++it) {
-    std::string name;
-    for (int g = 1; g <= 4 && name.empty(); ++g) name = (*it)[g].str();
-    if (name.empty() || kSkip.count(name)) continue;
-    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  // Line by line, each cut to the regex bound (a name is never that far into a line).
+  for (std::size_t start = 0; start < comment.size();) {
+    std::size_t nl = comment.find('\n', start);
+    std::size_t end = nl == std::string_view::npos ? comment.size() : nl;
+    std::string text = regexSubject(comment.substr(start, end - start));
+    start = end + 1;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), kPatterns); it != std::sregex_iterator(); ++it) {
+      std::string name;
+      for (int g = 1; g <= 4 && name.empty(); ++g) name = (*it)[g].str();
+      if (name.empty() || kSkip.count(name)) continue;
+      if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    }
   }
   return out;
 }

@@ -1,0 +1,255 @@
+// Hostile model output through `greenlight generate`: replies with no code, prose, 5 MB, code in
+// another language, code that redefines or edits the tests; candidates that hang, fork, allocate
+// 8 GB, write outside their directory, read the API key, print binary junk. Each must give a
+// clear verdict for its round in the JSON; nothing may escape the sandbox, nothing may be
+// written (every run has --apply), and the key must never appear in a prompt or an output.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "GenerateFixture.h"
+
+using namespace greenlight::test::refine;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+const char* kWcPy = "def word_count(s):\n    \"\"\"Return the number of words in s.\"\"\"\n    ...\n";
+const char* kWcTest = "from wc import word_count\n\n\ndef test_empty():\n    assert word_count(\"\") == 0\n\n\ndef test_two():\n    assert word_count(\"a b\") == 2\n";
+
+struct Hostile {
+  Workspace ws;
+  std::unique_ptr<ScriptedModel> model;
+  GenerateRun run;
+
+  // `reply`: the default rule of the script (every request gets it).
+  Hostile(const json& reply, int rounds = 1, const std::vector<std::string>& serverEnv = {}, GenerateOptions options = {}) {
+    ws.write(".greenlight.json", "{\"sandbox\": {\"timeLimitSeconds\": 3, \"memoryLimitMB\": 256}}\n");
+    ws.write("wc.py", kWcPy);
+    ws.write("test_wc.py", kWcTest);
+    model = std::make_unique<ScriptedModel>(json{{"rules", json::array()}, {"default", reply}}, serverEnv);
+    run = generate(ws, model.get(), {"wc.py:1", "--json", "--apply", "--rounds", std::to_string(rounds)}, options);
+  }
+
+  std::string describe() const {
+    return "exit " + std::to_string(run.exitCode) + (run.timedOut ? " (killed at the bound)" : "") +
+           "\nstdout:\n" + run.out.substr(0, 8000) + "\nstderr:\n" + run.err.substr(0, 4000);
+  }
+  const json& candidate(std::size_t round = 0) const { return run.json["rounds"][round]["candidates"][0]; }
+  std::string feedback(std::size_t round = 0) const { return candidate(round)["feedback"].get<std::string>(); }
+
+  // What every hostile run must show: a verdict, a clean exit 1, nothing written, no key.
+  void checkContained() const {
+    CHECK_FALSE(run.timedOut);
+    CHECK(run.exitCode == 1);
+    REQUIRE(run.json.is_object());
+    CHECK((run.json["status"] == "failed" || run.json["status"] == "error"));
+    CHECK(run.json["applied"] == false);
+    CHECK(run.json["edit"].is_null());
+    CHECK_FALSE(run.json["error"].get<std::string>().empty());
+    for (const auto& round : run.json["rounds"]) {
+      for (const auto& c : round["candidates"]) {
+        CHECK_FALSE(c["status"].get<std::string>().empty());
+        CHECK_FALSE(c["feedback"].get<std::string>().empty());  // says why it did not pass
+      }
+    }
+    CHECK(ws.read("wc.py") == kWcPy);
+    CHECK(ws.read("test_wc.py") == kWcTest);
+    CHECK(ws.files() == std::vector<std::string>{".greenlight.json", "test_wc.py", "wc.py"});
+    CHECK(model->logText().find("SECRET") == std::string::npos);
+    CHECK(run.out.find("SECRET") == std::string::npos);
+    CHECK(run.err.find("SECRET") == std::string::npos);
+  }
+};
+
+json text(const std::string& reply) { return {{"text", reply}}; }
+json python(const std::string& code) { return text(fenced("python", code)); }
+
+}  // namespace
+
+TEST_CASE("hostile: a reply with no code at all, or prose only", "[refine][e2e][hostile]") {
+  for (const char* reply : {"", "I am sorry, but I cannot write this function without knowing what counts as a word. Could you say more?"}) {
+    Hostile h(text(reply), 2);
+    INFO(h.describe());
+    h.checkContained();
+    CHECK(candidateStatuses(h.run.json) == std::vector<std::vector<std::string>>{{"no_code"}, {"no_code"}});
+    CHECK_THAT(h.feedback(), Catch::Contains("The reply held no python code"));
+    CHECK_THAT(h.run.json["error"].get<std::string>(), Catch::StartsWith("no candidate could be run"));
+    // The next round tells the model what was wrong, the empty reply included.
+    CHECK_THAT(h.model->lastUser(1), Catch::Contains("The reply held no python code"));
+  }
+}
+
+TEST_CASE("hostile: a 5 MB reply is read, bounded everywhere, and refused as no code", "[refine][e2e][hostile]") {
+  Hostile h({{"huge", 5 * 1000 * 1000}, {"piece", 4096}}, 2);
+  INFO(h.describe());
+  h.checkContained();
+  CHECK(candidateStatuses(h.run.json) == std::vector<std::vector<std::string>>{{"no_code"}, {"no_code"}});
+  auto requests = h.model->requests();
+  REQUIRE(requests.size() == 2);
+  // The reply went back into round 2's conversation, bounded with a visible cut.
+  const std::string second = requests[1]["body"].dump();
+  CHECK(second.size() < 64 * 1024);
+  CHECK_THAT(second, Catch::Contains("cut"));
+  CHECK(h.run.out.size() < 64 * 1024);
+}
+
+TEST_CASE("hostile: code in another language", "[refine][e2e][hostile]") {
+  SECTION("tagged javascript: run as the only code there is, fails to parse, said so") {
+    Hostile h(text(fenced("javascript", "function word_count(s) {\n  return s.split(' ').length;\n}")));
+    INFO(h.describe());
+    h.checkContained();
+    CHECK(h.candidate()["status"] == "failed");
+    CHECK(h.candidate()["errors"].get<int>() > 0);
+    CHECK_THAT(h.feedback(), Catch::Contains("SyntaxError"));
+  }
+  SECTION("a C++ block for a Python target") {
+    Hostile h(text(fenced("cpp", "#include <string>\nint word_count(const std::string& s) { return 0; }")));
+    INFO(h.describe());
+    h.checkContained();
+    CHECK_THAT(h.feedback(), Catch::Contains("SyntaxError") || Catch::Contains("does not define"));
+  }
+}
+
+TEST_CASE("hostile: a reply that redefines or edits the tests", "[refine][e2e][hostile]") {
+  SECTION("redefines a test: refused unrun") {
+    Hostile h(python("def word_count(s):\n    return 1\n\n\ndef test_empty():\n    pass\n\n\ndef test_two():\n    pass"));
+    INFO(h.describe());
+    h.checkContained();
+    CHECK(h.candidate()["status"] == "rejected");
+    CHECK_THAT(h.feedback(), Catch::Contains("The code was not run: the code defines tests or a test entry point (test_empty)"));
+  }
+  SECTION("a unittest class of its own: refused unrun") {
+    Hostile h(python("import unittest\n\n\ndef word_count(s):\n    return 1\n\n\nclass Sneaky(unittest.TestCase):\n    def test_ok(self):\n        pass"));
+    INFO(h.describe());
+    h.checkContained();
+    CHECK(h.candidate()["status"] == "rejected");
+  }
+  SECTION("rewrites the test file and the tests' module when imported: the originals run") {
+    Hostile h(python(
+        "import sys\n\n"
+        "try:\n    open('test_wc.py', 'w').write('def test_empty():\\n    pass\\n')\nexcept OSError as e:\n    print('DENIED', e)\n\n\n"
+        "def word_count(s):\n    t = sys.modules.get('test_wc')\n    if t is not None:\n        t.test_two = lambda: None\n    return 1"));
+    INFO(h.describe());
+    h.checkContained();
+    CHECK(h.candidate()["status"] == "failed");
+    CHECK(h.candidate()["failed"].get<int>() >= 1);
+    CHECK_THAT(h.feedback(), Catch::Contains("word_count(\"\") returned 1, expected 0"));
+  }
+}
+
+TEST_CASE("hostile: a candidate that hangs is stopped at the time limit", "[refine][e2e][hostile]") {
+  Hostile h(python("def word_count(s):\n    while True:\n        pass"));
+  INFO(h.describe());
+  h.checkContained();
+  CHECK(h.candidate()["status"] == "failed");
+  CHECK_THAT(h.feedback(), Catch::Contains("TIMEOUT test_empty"));
+  CHECK_THAT(h.feedback(), Catch::Contains("timed out after 3 s"));
+  CHECK_THAT(h.feedback(), Catch::Contains("wc.py:3 in word_count: pass") || Catch::Contains("while True"));
+}
+
+TEST_CASE("hostile: a fork bomb hits the process limit, and nothing outlives the run", "[refine][e2e][hostile]") {
+  GenerateOptions o;
+  o.trackChildren = true;
+  Hostile h(python("import os\n\n\ndef word_count(s):\n    while True:\n        os.fork()"), 1, {}, o);
+  INFO(h.describe());
+  h.checkContained();
+  CHECK_THAT(h.feedback(), Catch::Contains("process"));
+  const auto deadline = std::chrono::steady_clock::now() + scaled(10s);
+  bool anyAlive = true;
+  while (anyAlive && std::chrono::steady_clock::now() < deadline) {
+    anyAlive = false;
+    for (pid_t c : h.run.children) anyAlive = anyAlive || processAlive(c);
+    if (anyAlive) std::this_thread::sleep_for(20ms);
+  }
+  CHECK_FALSE(anyAlive);
+}
+
+TEST_CASE("hostile: a candidate that allocates 8 GB meets the memory limit", "[refine][e2e][hostile]") {
+  Hostile h(python("def word_count(s):\n    block = bytearray(8 * 1024 ** 3)\n    return len(block)"));
+  INFO(h.describe());
+  h.checkContained();
+  CHECK_THAT(h.feedback(), Catch::Contains("MemoryError") || Catch::Contains("memory limit"));
+}
+
+TEST_CASE("hostile: writes outside its directory reach nothing on the host", "[refine][e2e][hostile]") {
+  const std::string tag = "gl-escape-" + std::to_string(::getpid());
+  const std::string home = std::getenv("HOME") ? std::getenv("HOME") : "/tmp";
+  Workspace outside;  // a directory beside the workspace, as a target for ../
+  const std::vector<std::string> targets = {"/tmp/" + tag, home + "/" + tag, "/var/tmp/" + tag, outside.path(tag), "../" + tag,
+                                            "/dev/shm/" + tag};
+  std::string list;
+  for (const auto& t : targets) list += "'" + t + "', ";
+  Hostile h(python("import os\n\n\ndef word_count(s):\n    for p in [" + list + "os.path.abspath('wc.py')]:\n"
+                   "        try:\n            with open(p, 'a') as f:\n                f.write('escaped')\n            print('WROTE', p)\n"
+                   "        except OSError as e:\n            print('DENIED', p, e.strerror)\n    return -1"));
+  INFO(h.describe());
+  h.checkContained();
+  CHECK(h.candidate()["status"] == "failed");
+  CHECK_THAT(h.feedback(), Catch::Contains("DENIED"));  // the output reached the feedback
+  for (const auto& t : targets) {
+    INFO(t);
+    CHECK_FALSE(std::filesystem::exists(t));
+  }
+  CHECK_FALSE(std::filesystem::exists(std::filesystem::path(h.ws.root()).parent_path() / tag));
+  CHECK(outside.files() == std::vector<std::string>{".greenlight.json"});
+}
+
+TEST_CASE("hostile: a candidate that looks for the API key finds nothing; the key is in no prompt or output", "[refine][e2e][hostile]") {
+  Hostile h(python("import os\n\n\ndef word_count(s):\n    print('ENV', sorted(os.environ.items()))\n"
+                   "    for p in ['/proc/self/environ', '/proc/1/environ', '/proc/%d/environ' % os.getppid()]:\n"
+                   "        try:\n            print('FILE', p, open(p, 'rb').read())\n        except OSError as e:\n            print('DENIED', p, e.strerror)\n"
+                   "    return os.environ.get('OPENAI_API_KEY', 'NO-KEY')"),
+            2);
+  INFO(h.describe());
+  h.checkContained();
+  CHECK_THAT(h.feedback(), Catch::Contains("returned 'NO-KEY'"));
+  CHECK_THAT(h.feedback(), Catch::Contains("ENV [("));  // the dump itself reached the feedback
+}
+
+TEST_CASE("hostile: a model that echoes the key does not get it back in the next prompt", "[refine][e2e][hostile]") {
+  Hostile h(python("KEY = '{env:GL_ECHO}'\n\n\ndef word_count(s):\n    return KEY"), 2, {std::string("GL_ECHO=") + kApiKey});
+  INFO(h.describe());
+  CHECK(h.run.exitCode == 1);
+  CHECK(h.model->requests().size() == 2);
+  CHECK(h.model->logText().find("SECRET") == std::string::npos);
+  CHECK_THAT(h.model->logText(), Catch::Contains("[redacted]"));
+  CHECK(h.ws.read("wc.py") == kWcPy);
+}
+
+TEST_CASE("hostile: binary junk and a megabyte of output come back bounded and printable", "[refine][e2e][hostile]") {
+  SECTION("python writes bytes that are not UTF-8 to its stdout and stderr fds") {
+    Hostile h(python("import os\n\n\ndef word_count(s):\n    os.write(1, b'\\xff\\xfe\\x80junk\\n' * 100)\n"
+                     "    os.write(2, b'\\xc3\\x28' * 100)\n    print('7' * 1000000)\n    return -1"));
+    INFO(h.describe());
+    h.checkContained();
+    CHECK(h.run.out.size() < 256 * 1024);
+  }
+  SECTION("c++ prints invalid UTF-8 and fails") {
+    Workspace ws;
+    ws.write("twice.cpp", "// Twice x.\nint twice(int x) {}\n");
+    ws.write("twice_test.cpp", "#include <cassert>\n\nint twice(int x);\n\nint main() {\n  assert(twice(2) == 4);\n  return 0;\n}\n");
+    ScriptedModel model(json{{"rules", json::array()}, {"default", text(fenced("cpp", "#include <cstdio>\nint twice(int x) {\n  for (int i = 0; i < 200; ++i) std::printf(\"\\xff\\xfe%d\\xc3\\n\", i);\n  return x;\n}"))}});
+    auto r = generate(ws, &model, {"twice.cpp:1", "--json", "--apply", "--rounds", "1"});
+    INFO("exit " << r.exitCode << "\n" << r.out.substr(0, 4000) << "\n" << r.err);
+    CHECK(r.exitCode == 1);
+    REQUIRE(r.json.is_object());
+    CHECK(r.json["status"] == "failed");
+    CHECK(ws.read("twice.cpp") == "// Twice x.\nint twice(int x) {}\n");
+  }
+  SECTION("the failing line quoted from a Latin-1 test file") {
+    Workspace ws;
+    ws.write("twice.cpp", "// Twice x.\nint twice(int x) {}\n");
+    ws.write("twice_test.cpp", "#include <cassert>\n// caf\xe9\nint twice(int x);\n\nint main() {\n  assert(twice(2) == 4);  // \xe9t\xe9\n  return 0;\n}\n");
+    ScriptedModel model(json{{"rules", json::array()}, {"default", text(fenced("cpp", "int twice(int x) {\n  return x;\n}"))}});
+    auto r = generate(ws, &model, {"twice.cpp:1", "--json", "--rounds", "1"});
+    INFO("exit " << r.exitCode << "\n" << r.out.substr(0, 4000) << "\n" << r.err);
+    CHECK(r.exitCode == 1);
+    REQUIRE(r.json.is_object());
+    CHECK_THAT(r.json["rounds"][0]["candidates"][0]["feedback"].get<std::string>(), Catch::Contains("assert(twice(2) == 4);  // \xef\xbf\xbdt\xef\xbf\xbd"));
+  }
+}
