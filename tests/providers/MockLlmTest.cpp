@@ -11,6 +11,7 @@
 #include <future>
 
 #include "Process.h"
+#include "TestTime.h"
 #include "core/providers/ChatClient.h"
 #include "core/providers/Resolve.h"
 
@@ -122,7 +123,7 @@ TEST_CASE("mock-llm: many concurrent streams", "[providers][mockllm]") {
   }
   for (int i = 0; i < kN; ++i) {
     auto f = done[i].get_future();
-    REQUIRE(f.wait_for(20s) == std::future_status::ready);
+    REQUIRE(f.wait_for(gltest::scaled(60s)) == std::future_status::ready);
     auto r = f.get();
     REQUIRE(r.ok());
     CHECK(r.text == "request number " + std::to_string(i));
@@ -130,7 +131,7 @@ TEST_CASE("mock-llm: many concurrent streams", "[providers][mockllm]") {
 }
 
 TEST_CASE("mock-llm: provider resolution probes it and takes its model", "[providers][mockllm]") {
-  auto probe = probeOpenAICompatible(endpoint().baseUrl, 3000ms);
+  auto probe = probeOpenAICompatible(endpoint().baseUrl, gltest::scaled(20s));
   CHECK(probe.answered);
   CHECK(probe.models == std::vector<std::string>{"mock-model"});
 }
@@ -156,7 +157,8 @@ int main(int argc, char** argv) {
       {node, mainJs, "--config", config},
       {"HOST=127.0.0.1", "PORT=" + std::to_string(gPort), "PATH=/usr/bin:/bin", "NODE_ENV=test"}, log);
   if (!greenlight::test::waitForPort(gPort, 20s)) {
-    std::printf("FAIL: mock-llm did not start listening on 127.0.0.1:%d within 20 s; see %s\n", gPort, log.c_str());
+    std::printf("FAIL: mock-llm did not start listening on 127.0.0.1:%d within %lld s; see %s\n", gPort,
+                static_cast<long long>(gltest::scaled(20s).count() / 1000), log.c_str());
     return 1;
   }
   int rc = Catch::Session().run(argc, argv);
