@@ -183,7 +183,10 @@ TEST_CASE("a CPU spin is a cpu_limit", "[limits]") {
   Verdict v = run(p);
   INFO(describe(v));
   CHECK(v.status == Status::CpuLimit);
-  CHECK(v.cpuMs >= 900);
+  // The payload's CPU time is reported (not zero, not init's). Not "about the limit": with the
+  // host's cores oversubscribed, SIGXCPU at the 1 s limit came with 879-891 ms of accounted CPU
+  // (load 25 on 2 cores, 3 runs of 6 parallel suites).
+  CHECK(v.cpuMs >= 500);
 }
 
 TEST_CASE("sleeping past the deadline is a timeout", "[limits]") {
