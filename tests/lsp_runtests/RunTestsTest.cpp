@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "ProcFile.h"
 #include "lsp/Server.h"
 #include "protocol/Uri.h"
 #include "support/TestClient.h"
@@ -110,8 +111,7 @@ std::vector<int> descendants(const std::string& prefix) {
   while (dirent* e = readdir(d)) {
     int pid = std::atoi(e->d_name);
     if (pid <= 0) continue;
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string s((std::istreambuf_iterator<char>(in)), {});
+    std::string s = gltest::readProcFile("/proc/" + std::to_string(pid) + "/stat");
     auto open = s.find('('), close = s.rfind(')');
     if (open == std::string::npos || close == std::string::npos) continue;
     std::istringstream rest(s.substr(close + 2));
@@ -127,8 +127,7 @@ std::vector<int> descendants(const std::string& prefix) {
   std::vector<int> out;
   for (auto& [pid, name] : comm) {
     if (name.rfind(prefix, 0) != 0) continue;
-    std::ifstream cmd("/proc/" + std::to_string(pid) + "/cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(cmd)), {});
+    std::string cmdline = gltest::readProcFile("/proc/" + std::to_string(pid) + "/cmdline");
     if (cmdline.find("/work/.gl/config.json") == std::string::npos) continue;
     for (int p = parent[pid], hops = 0; p > 1 && hops < 64; p = parent[p], ++hops) {
       if (p == self) {
@@ -148,7 +147,7 @@ bool waitForSandbox(TestClient& c) {
 // Whether `pid` has a handler for SIGUSR1 (its SigCgt mask in /proc), i.e. a test module that
 // waits for the signal has been imported and the signal will not kill the process.
 bool catchesUsr1(int pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::istringstream in(gltest::readProcFile("/proc/" + std::to_string(pid) + "/status"));
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("SigCgt:", 0) != 0) continue;
     unsigned long long mask = std::stoull(line.substr(7), nullptr, 16);

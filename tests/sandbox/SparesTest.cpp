@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "ProcFile.h"
 #include "TestSupport.h"
 #include "TestTime.h"
 #include "sandbox/Sandbox.h"
@@ -81,8 +82,7 @@ std::vector<std::string> ownChildren() {
 bool waitDead(const std::string& pid) {
   auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
   for (;;) {
-    std::ifstream in("/proc/" + pid + "/stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), {});
+    std::string stat = gltest::readProcFile("/proc/" + pid + "/stat");
     auto close = stat.rfind(')');
     if (close == std::string::npos || close + 2 >= stat.size() || stat[close + 2] == 'Z' || stat[close + 2] == 'X')
       return true;
