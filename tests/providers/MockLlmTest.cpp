@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <future>
@@ -156,9 +157,19 @@ int main(int argc, char** argv) {
   greenlight::test::BackgroundProcess server(
       {node, mainJs, "--config", config},
       {"HOST=127.0.0.1", "PORT=" + std::to_string(gPort), "PATH=/usr/bin:/bin", "NODE_ENV=test"}, log);
-  if (!greenlight::test::waitForPort(gPort, 20s)) {
-    std::printf("FAIL: mock-llm did not start listening on 127.0.0.1:%d within %lld s; see %s\n", gPort,
-                static_cast<long long>(gltest::scaled(20s).count() / 1000), log.c_str());
+  // node loads some 120 packages before it listens: a second on an idle machine, over 20 s on
+  // 2 cores at load 20. Wait for the port, or for the server to die, with a generous bound.
+  const auto bound = gltest::scaled(180s);
+  const auto deadline = std::chrono::steady_clock::now() + bound;
+  bool listening = false;
+  while (!(listening = greenlight::test::waitForPort(gPort, 1s)) && server.running() &&
+         std::chrono::steady_clock::now() < deadline) {
+  }
+  if (!listening) {
+    std::printf("FAIL: mock-llm %s on 127.0.0.1:%d; see %s\n",
+                server.running() ? ("did not start listening within " + std::to_string(bound.count() / 1000) + " s").c_str()
+                                 : "exited before listening",
+                gPort, log.c_str());
     return 1;
   }
   int rc = Catch::Session().run(argc, argv);
