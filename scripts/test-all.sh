@@ -2,6 +2,10 @@
 # The body of ./test.sh (after the install step). Options:
 #   --quick     normal build only (no ASan, no fuzzing): for the edit-test loop
 #   -L LABEL    pass a label filter to ctest (e.g. -L unit)
+# The log of a CI run is thousands of lines, and ctest's --output-on-failure blocks scroll away
+# in it: so the run ends with, per lane, each failed test's name, why it failed and the last
+# GREENLIGHT_FAIL_TAIL (default 40) lines of its output, read back from ctest's own log
+# (Testing/Temporary/LastTest.log: nothing is rerun), then a summary with each lane's time.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,24 +21,90 @@ while [ $# -gt 0 ]; do
 done
 
 jobs=$(nproc 2>/dev/null || echo 2)
+tail_lines=${GREENLIGHT_FAIL_TAIL:-40}
+fail_marks='^not ok|FAILED|[Ee]rror:|ERROR:|runtime error|Sanitizer|timed out|did not'
 status=0
 summaries=()
+reports=()  # files holding the failure details of a lane, printed at the end
+run_start=$SECONDS
+
+duration() {  # seconds -> "12m34s"
+  printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
+}
+
+# The output of test `name` in ctest's LastTest.log (the last block for it, when --repeat ran
+# it several times), between "Output:" and "<end of output>".
+test_output() {  # lasttest.log name
+  awk -v t="$2" '
+    /^[0-9]+\/[0-9]+ Test: / {
+      inblock = (substr($0, index($0, " Test: ") + 7) == t)
+      if (inblock) { n = 0; capturing = 0 }
+      next
+    }
+    inblock && !capturing && $0 == "Output:" { capturing = 1; getline; next }
+    inblock && capturing && $0 == "<end of output>" { capturing = 0; inblock = 0; next }
+    inblock && capturing { lines[n++] = $0 }
+    END { for (i = 0; i < n; i++) print lines[i] }
+  ' "$1"
+}
+
+# Writes the failure details of one lane to $dir/failures.txt and remembers the file; the
+# failed tests are the lines "  <n> - <name> (<why>)" ctest prints after "The following tests FAILED:".
+collect_failures() {  # lane builddir ctest.log
+  local lane=$1 dir=$2 log=$3 out="$2/failures.txt" lasttest="$2/Testing/Temporary/LastTest.log"
+  local line name why names=()
+  : >"$out"
+  while IFS= read -r line; do
+    [[ "$line" =~ ^[[:space:]]*[0-9]+[[:space:]]-[[:space:]](.*)[[:space:]]\((.*)\)$ ]] || continue
+    name=${BASH_REMATCH[1]} why=${BASH_REMATCH[2]}
+    names+=("$name ($why)")
+    {
+      echo "--- $lane: $name ($why): last $tail_lines lines of its output"
+      if [ -f "$lasttest" ]; then
+        # Where the failure was reported, which may lie above the tail (TAP "not ok", Catch2's
+        # "FAILED:" and the expansion under it, a sanitizer's report): the first 10 such lines,
+        # numbered, each with the 6 lines that follow it.
+        local marks
+        marks=$(test_output "$lasttest" "$name" | grep -n -m 10 -A 6 -E "$fail_marks" | head -n 70)
+        [ -z "$marks" ] || printf '%s\n%s\n  (...)\n' "  (where it reports the failure)" "$marks"
+        test_output "$lasttest" "$name" | tail -n "$tail_lines"
+      fi
+      echo
+    } >>"$out"
+  done < <(sed -n '/^The following tests FAILED:/,$p' "$log")
+  if [ ${#names[@]} -gt 0 ]; then
+    reports+=("$out")
+    local n
+    for n in "${names[@]}"; do summaries+=("    failed: $n"); done
+  fi
+}
 
 run_suite() {  # name builddir cmake-args...
   local name=$1 dir=$2; shift 2
+  local start=$SECONDS
   echo "=== $name: configure + build ($dir)"
   if ! cmake -S . -B "$dir" -G Ninja "$@" >"$dir.configure.log" 2>&1; then
-    cat "$dir.configure.log"; echo "=== $name: configure FAILED"; status=1; return
+    cat "$dir.configure.log"; echo "=== $name: configure FAILED"; status=1
+    summaries+=("$name: configure failed (see $dir.configure.log)"); return
   fi
-  if ! cmake --build "$dir" -j "$jobs"; then
-    echo "=== $name: build FAILED"; status=1; summaries+=("$name: build failed"); return
+  if ! cmake --build "$dir" -j "$jobs" 2>&1 | tee "$dir/build.log"; then
+    echo "=== $name: build FAILED"; status=1
+    { echo "--- $name: build failed: its last $tail_lines lines"; tail -n "$tail_lines" "$dir/build.log"; echo; } >"$dir/failures.txt"
+    reports+=("$dir/failures.txt")
+    summaries+=("$name: build failed [$(duration $((SECONDS - start)))]"); return
   fi
+  local built=$SECONDS
   echo "=== $name: ctest"
   local log="$dir/ctest.log"
+  rm -f "$dir/Testing/Temporary/LastTest.log"
   (cd "$dir" && ctest --output-on-failure -j "$jobs" --timeout 1500 "${ctest_args[@]}") 2>&1 | tee "$log"
   local rc=${PIPESTATUS[0]}
   [ "$rc" -eq 0 ] || status=1
-  summaries+=("$name: $(grep -E 'tests passed|tests failed' "$log" | tail -n 1)")
+  local result
+  result=$(grep -E 'tests passed|tests failed|No tests were found' "$log" | tail -n 1)
+  [ -n "$result" ] || result="ctest exited with $rc"
+  summaries+=("$name: $result [build $(duration $((built - start))), ctest $(duration $((SECONDS - built)))]")
+  [ "$rc" -eq 0 ] || collect_failures "$name" "$dir" "$log"
 }
 
 mkdir -p build-test build-asan
@@ -45,17 +115,28 @@ if [ "$quick" -eq 0 ]; then
     run_suite "asan+ubsan" build-asan -DCMAKE_BUILD_TYPE=Debug -DGREENLIGHT_WERROR=ON -DGREENLIGHT_SANITIZE=ON
   if command -v clang++ >/dev/null 2>&1 && [ -x tests/fuzz/run-fuzz.sh ]; then
     echo "=== fuzz"
-    if tests/fuzz/run-fuzz.sh build-fuzz "${GREENLIGHT_FUZZ_SECONDS:-30}"; then
-      summaries+=("fuzz: passed")
+    fuzz_start=$SECONDS
+    mkdir -p build-fuzz
+    fuzz_log=build-fuzz/run-fuzz.log
+    if tests/fuzz/run-fuzz.sh build-fuzz "${GREENLIGHT_FUZZ_SECONDS:-30}" 2>&1 | tee "$fuzz_log"; then
+      summaries+=("fuzz: passed [$(duration $((SECONDS - fuzz_start)))]")
     else
-      status=1; summaries+=("fuzz: FAILED")
+      status=1; summaries+=("fuzz: FAILED [$(duration $((SECONDS - fuzz_start)))]")
+      { echo "--- fuzz: FAILED: the last $tail_lines lines of run-fuzz.sh"; tail -n "$tail_lines" "$fuzz_log"; echo; } >build-fuzz/failures.txt
+      reports+=("build-fuzz/failures.txt")
     fi
   else
     summaries+=("fuzz: skipped (clang++ not found)")
   fi
 fi
 
+if [ ${#reports[@]} -gt 0 ]; then
+  echo
+  echo "=== failures (full logs: build-*/ctest.log, build-*/Testing/Temporary/LastTest.log)"
+  for r in "${reports[@]}"; do cat "$r"; done
+fi
 echo
 echo "=== summary"
 for s in "${summaries[@]}"; do echo "$s"; done
+echo "total: $(duration $((SECONDS - run_start)))"
 exit $status

@@ -47,6 +47,7 @@
 #include <sstream>
 #include <thread>
 
+#include "TestTime.h"
 #include "lsp/MemoryTransport.h"
 #include "lsp/Server.h"
 #include "lsp/features/Features.h"
@@ -430,7 +431,8 @@ int main(int argc, char** argv) {
     lsp::registerAllFeatures(server);
     server.start();
     for (const auto& m : clientMessages) transport.push(m);
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    const auto bound = gltest::scaled(std::chrono::seconds(20));
+    auto deadline = std::chrono::steady_clock::now() + bound;
     auto idleSince = std::chrono::steady_clock::now();
     bool closed = false;
     while (!server.finished() && std::chrono::steady_clock::now() < deadline) {
@@ -446,7 +448,7 @@ int main(int argc, char** argv) {
       }
     }
     if (!server.finished()) {
-      std::cerr << argv[1] << ": the session did not end within 20 s\n";
+      std::cerr << argv[1] << ": the session did not end within " << bound.count() / 1000 << " s\n";
       return 1;
     }
     io.restart();

@@ -3,13 +3,16 @@
 #include <catch2/catch.hpp>
 
 #include <dirent.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
+#include "ProcFile.h"
 #include "lsp/Server.h"
 #include "protocol/Uri.h"
 #include "support/TestClient.h"
@@ -48,8 +51,8 @@ Json progressCaps() { return Json{{"window", {{"workDoneProgress", true}}}}; }
 
 // A generous sandbox time limit: a python start can take seconds on a loaded 2-core machine,
 // and a run hitting the default 10 s limit would turn a test's expectation into "timeout".
-void initialize(TestClient& c, const Workspace& w, Json options = Json::object()) {
-  options["sandbox"] = {{"timeLimitSeconds", 120}};
+void initialize(TestClient& c, const Workspace& w, Json options = Json::object(), int timeLimitSeconds = 120) {
+  options["sandbox"] = {{"timeLimitSeconds", timeLimitSeconds}};
   c.initialize(progressCaps(), Json{{"rootUri", protocol::uriFromPath(w.root.string())}, {"initializationOptions", options}});
 }
 
@@ -94,10 +97,12 @@ std::vector<Json> progressValues(TestClient& c, const Json& token) {
   return out;
 }
 
-// Sandboxed test processes: descendants of this process whose command name starts with
-// `prefix` and whose command line names the harness directory inside the sandbox (/work/.gl),
-// so a toolchain probe run outside the sandbox does not count. The sandboxed interpreter lives
-// in its own PID namespace, but the host still sees it and its parent chain.
+// Sandboxed test runs: descendants of this process whose command name starts with `prefix` and
+// whose command line names the run's harness config (/work/.gl/config.json). That excludes the
+// toolchain probe (run outside the sandbox) and the one-off compile of the python harness to
+// bytecode (sandboxed too, but given the harness and no config), so a match is the test run
+// itself however long anything takes. The sandboxed interpreter lives in its own PID
+// namespace, but the host still sees it and its parent chain.
 std::vector<int> descendants(const std::string& prefix) {
   std::map<int, int> parent;
   std::map<int, std::string> comm;
@@ -106,8 +111,7 @@ std::vector<int> descendants(const std::string& prefix) {
   while (dirent* e = readdir(d)) {
     int pid = std::atoi(e->d_name);
     if (pid <= 0) continue;
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string s((std::istreambuf_iterator<char>(in)), {});
+    std::string s = gltest::readProcFile("/proc/" + std::to_string(pid) + "/stat");
     auto open = s.find('('), close = s.rfind(')');
     if (open == std::string::npos || close == std::string::npos) continue;
     std::istringstream rest(s.substr(close + 2));
@@ -123,9 +127,8 @@ std::vector<int> descendants(const std::string& prefix) {
   std::vector<int> out;
   for (auto& [pid, name] : comm) {
     if (name.rfind(prefix, 0) != 0) continue;
-    std::ifstream cmd("/proc/" + std::to_string(pid) + "/cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(cmd)), {});
-    if (cmdline.find("/work/.gl") == std::string::npos) continue;
+    std::string cmdline = gltest::readProcFile("/proc/" + std::to_string(pid) + "/cmdline");
+    if (cmdline.find("/work/.gl/config.json") == std::string::npos) continue;
     for (int p = parent[pid], hops = 0; p > 1 && hops < 64; p = parent[p], ++hops) {
       if (p == self) {
         out.push_back(pid);
@@ -136,13 +139,19 @@ std::vector<int> descendants(const std::string& prefix) {
   return out;
 }
 
-// Until the sandboxed interpreter runs (a python descendant that stays alive for a while; the
-// toolchain probe before the run is short-lived).
+// Until the sandboxed test run's interpreter is alive.
 bool waitForSandbox(TestClient& c) {
-  for (int attempt = 0; attempt < 60; ++attempt) {
-    if (!c.pumpUntil([] { return !descendants("python").empty(); }, std::chrono::seconds(90))) return false;
-    c.pumpUntil([] { return false; }, std::chrono::milliseconds(400));
-    if (!descendants("python").empty()) return true;
+  return c.pumpUntil([] { return !descendants("python").empty(); }, std::chrono::seconds(90));
+}
+
+// Whether `pid` has a handler for SIGUSR1 (its SigCgt mask in /proc), i.e. a test module that
+// waits for the signal has been imported and the signal will not kill the process.
+bool catchesUsr1(int pid) {
+  std::istringstream in(gltest::readProcFile("/proc/" + std::to_string(pid) + "/status"));
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("SigCgt:", 0) != 0) continue;
+    unsigned long long mask = std::stoull(line.substr(7), nullptr, 16);
+    return (mask >> (SIGUSR1 - 1)) & 1U;
   }
   return false;
 }
@@ -268,37 +277,40 @@ TEST_CASE("saving a test file runs its source's tests, and runOnSave false does 
 }
 
 TEST_CASE("$/cancelRequest kills the sandbox at once and answers -32800 exactly once") {
+  // The test would sleep for 10 minutes and the sandbox allows 15: a python gone within the
+  // (scaled) bound below was killed by the cancellation, not by its end or its time limit.
   Workspace w;
   w.write("slow.py", "def slow():\n    return 1\n");
-  w.write("test_slow.py", "import time\nfrom slow import slow\n\ndef test_slow():\n    time.sleep(60)\n    assert slow() == 1\n");
+  w.write("test_slow.py", "import time\nfrom slow import slow\n\ndef test_slow():\n    time.sleep(600)\n    assert slow() == 1\n");
   TestClient c;
-  initialize(c, w);
+  initialize(c, w, Json::object(), 900);
+  const auto killed = std::chrono::seconds(60);
 
   SECTION("by $/cancelRequest") {
     auto id = runTests(c, w.uri("slow.py"));
     REQUIRE(waitForSandbox(c));
     c.notify("$/cancelRequest", {{"id", id}});
-    REQUIRE(c.pumpUntil([&] { return !c.responsesFor(id).empty(); }, std::chrono::seconds(5)));
+    REQUIRE(c.pumpUntil([&] { return !c.responsesFor(id).empty(); }, std::chrono::seconds(30)));
     CHECK(c.responsesFor(id)[0]["error"]["code"] == -32800);
-    CHECK(c.pumpUntil([] { return descendants("python").empty(); }, std::chrono::seconds(5)));
+    CHECK(c.pumpUntil([] { return descendants("python").empty(); }, killed));
   }
   SECTION("by window/workDoneProgress/cancel") {
     auto id = runTests(c, w.uri("slow.py"));
     REQUIRE(waitForSandbox(c));
     Json token = c.notifications("$/progress").front()["params"]["token"];
     c.notify("window/workDoneProgress/cancel", {{"token", token}});
-    REQUIRE(c.pumpUntil([&] { return !c.responsesFor(id).empty(); }, std::chrono::seconds(5)));
+    REQUIRE(c.pumpUntil([&] { return !c.responsesFor(id).empty(); }, std::chrono::seconds(30)));
     CHECK(c.responsesFor(id)[0]["error"]["code"] == -32800);
-    CHECK(c.pumpUntil([] { return descendants("python").empty(); }, std::chrono::seconds(5)));
+    CHECK(c.pumpUntil([] { return descendants("python").empty(); }, killed));
   }
   SECTION("by greenlight.cancel") {
     auto id = runTests(c, w.uri("slow.py"));
     REQUIRE(waitForSandbox(c));
     Json r = c.request("workspace/executeCommand", {{"command", "greenlight.cancel"}, {"arguments", Json::array()}});
     CHECK(r["result"]["cancelled"] == 1);
-    REQUIRE(c.pumpUntil([&] { return !c.responsesFor(id).empty(); }, std::chrono::seconds(5)));
+    REQUIRE(c.pumpUntil([&] { return !c.responsesFor(id).empty(); }, std::chrono::seconds(30)));
     CHECK(c.responsesFor(id)[0]["error"]["code"] == -32800);
-    CHECK(c.pumpUntil([] { return descendants("python").empty(); }, std::chrono::seconds(5)));
+    CHECK(c.pumpUntil([] { return descendants("python").empty(); }, killed));
   }
   // Exactly one response, and the progress ended.
   c.pumpUntil([] { return false; }, std::chrono::milliseconds(300));
@@ -354,31 +366,43 @@ TEST_CASE("columns after emoji and CJK text are UTF-16 (and bytes for a UTF-8 cl
 }
 
 TEST_CASE("runs for different files proceed in parallel") {
+  // Each test waits (up to 100 s) for SIGUSR1, which the host sends only once both sandboxed
+  // runs are alive and ready for it: runs made one after the other would never both be, and
+  // how slow the machine is changes nothing.
   Workspace w;
   for (const std::string n : {"a", "b"}) {
     w.write(n + ".py", "def f():\n    return 1\n");
-    w.write("test_" + n + ".py", "import time\nfrom " + n + " import f\n\ndef test_f():\n    time.sleep(4)\n    assert f() == 1\n");
+    w.write("test_" + n + ".py",
+            "import signal, time\nfrom " + n + " import f\n\n"
+            "released = []\nsignal.signal(signal.SIGUSR1, lambda *_: released.append(1))\n\n"
+            "def test_f():\n"
+            "    deadline = time.monotonic() + 100\n"
+            "    while not released and time.monotonic() < deadline:\n"
+            "        time.sleep(0.02)\n"
+            "    assert released, 'no SIGUSR1: the other run never ran at the same time'\n"
+            "    assert f() == 1\n");
   }
   TestClient c;
   initialize(c, w);
   auto a = runTests(c, w.uri("a.py"));
   auto b = runTests(c, w.uri("b.py"));
-  // Both sandboxed interpreters alive at once, for longer than a toolchain probe lives.
-  std::optional<std::chrono::steady_clock::time_point> firstBoth;
   bool overlapped = false;
   REQUIRE(c.pumpUntil(
       [&] {
-        if (descendants("python").size() >= 2) {
-          auto now = std::chrono::steady_clock::now();
-          if (!firstBoth) firstBoth = now;
-          if (now - *firstBoth > std::chrono::milliseconds(500)) overlapped = true;
+        if (!overlapped) {
+          auto both = descendants("python");
+          if (both.size() >= 2 && std::all_of(both.begin(), both.end(), catchesUsr1)) {
+            overlapped = true;
+            for (int pid : both) ::kill(pid, SIGUSR1);
+          }
         }
         return !c.responsesFor(a).empty() && !c.responsesFor(b).empty();
       },
-      std::chrono::seconds(90)));
+      std::chrono::seconds(180)));
+  CHECK(overlapped);
+  INFO(c.responsesFor(a)[0].dump() << "\n" << c.responsesFor(b)[0].dump());
   CHECK(c.responsesFor(a)[0]["result"]["passed"] == 1);
   CHECK(c.responsesFor(b)[0]["result"]["passed"] == 1);
-  CHECK(overlapped);
 }
 
 TEST_CASE("bad arguments answer -32602 naming the field") {

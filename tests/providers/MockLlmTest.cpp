@@ -6,11 +6,13 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <future>
 
 #include "Process.h"
+#include "TestTime.h"
 #include "core/providers/ChatClient.h"
 #include "core/providers/Resolve.h"
 
@@ -122,7 +124,7 @@ TEST_CASE("mock-llm: many concurrent streams", "[providers][mockllm]") {
   }
   for (int i = 0; i < kN; ++i) {
     auto f = done[i].get_future();
-    REQUIRE(f.wait_for(20s) == std::future_status::ready);
+    REQUIRE(f.wait_for(gltest::scaled(60s)) == std::future_status::ready);
     auto r = f.get();
     REQUIRE(r.ok());
     CHECK(r.text == "request number " + std::to_string(i));
@@ -130,7 +132,7 @@ TEST_CASE("mock-llm: many concurrent streams", "[providers][mockllm]") {
 }
 
 TEST_CASE("mock-llm: provider resolution probes it and takes its model", "[providers][mockllm]") {
-  auto probe = probeOpenAICompatible(endpoint().baseUrl, 3000ms);
+  auto probe = probeOpenAICompatible(endpoint().baseUrl, gltest::scaled(20s));
   CHECK(probe.answered);
   CHECK(probe.models == std::vector<std::string>{"mock-model"});
 }
@@ -155,8 +157,19 @@ int main(int argc, char** argv) {
   greenlight::test::BackgroundProcess server(
       {node, mainJs, "--config", config},
       {"HOST=127.0.0.1", "PORT=" + std::to_string(gPort), "PATH=/usr/bin:/bin", "NODE_ENV=test"}, log);
-  if (!greenlight::test::waitForPort(gPort, 20s)) {
-    std::printf("FAIL: mock-llm did not start listening on 127.0.0.1:%d within 20 s; see %s\n", gPort, log.c_str());
+  // node loads some 120 packages before it listens: a second on an idle machine, over 20 s on
+  // 2 cores at load 20. Wait for the port, or for the server to die, with a generous bound.
+  const auto bound = gltest::scaled(180s);
+  const auto deadline = std::chrono::steady_clock::now() + bound;
+  bool listening = false;
+  while (!(listening = greenlight::test::waitForPort(gPort, 1s)) && server.running() &&
+         std::chrono::steady_clock::now() < deadline) {
+  }
+  if (!listening) {
+    std::printf("FAIL: mock-llm %s on 127.0.0.1:%d; see %s\n",
+                server.running() ? ("did not start listening within " + std::to_string(bound.count() / 1000) + " s").c_str()
+                                 : "exited before listening",
+                gPort, log.c_str());
     return 1;
   }
   int rc = Catch::Session().run(argc, argv);

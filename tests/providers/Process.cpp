@@ -1,5 +1,7 @@
 #include "Process.h"
 
+#include "TestTime.h"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -53,7 +55,7 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
   if (!stdinData.empty()) [[maybe_unused]] auto n = ::write(inPipe[1], stdinData.data(), stdinData.size());
   ::close(inPipe[1]);
   ProcessResult r;
-  auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto deadline = std::chrono::steady_clock::now() + gltest::scaled(timeout);
   bool outOpen = true, errOpen = true, signalled = false;
   std::chrono::steady_clock::time_point triggered;
   char buf[4096];
@@ -146,7 +148,7 @@ int freePort() {
 }
 
 bool waitForPort(int port, std::chrono::milliseconds timeout) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto deadline = std::chrono::steady_clock::now() + gltest::scaled(timeout);
   while (std::chrono::steady_clock::now() < deadline) {
     int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_in addr{};

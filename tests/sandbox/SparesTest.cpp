@@ -15,12 +15,15 @@
 #include <thread>
 #include <vector>
 
+#include "ProcFile.h"
 #include "TestSupport.h"
+#include "TestTime.h"
 #include "sandbox/Sandbox.h"
 
 using greenlight::sandbox::keepSpares;
 using greenlight::sandbox::Policy;
 using greenlight::sandbox::run;
+using greenlight::sandbox::SpareStats;
 using greenlight::sandbox::spareStats;
 using greenlight::sandbox::Status;
 using greenlight::sandbox::Verdict;
@@ -34,27 +37,34 @@ struct SparesScope {
   ~SparesScope() { keepSpares(sparesOn()); }
 };
 
-// Waits until the background thread has built `count` spares in all (bounded).
-bool waitBuilt(unsigned long count) {
-  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (spareStats().built < count) {
+// Waits (bounded) until the background thread has finished a build since `since`: a spare
+// made ready, or one dropped (already had one for its shape, or it failed at once).
+bool waitBuilderProgress(const SpareStats& since) {
+  auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
+  for (;;) {
+    SpareStats now = spareStats();
+    if (now.built > since.built || now.discarded > since.discarded) return true;
     if (std::chrono::steady_clock::now() > until) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  return true;
 }
 
-// A run through a spare. The background thread builds one spare at a time, possibly for
-// another shape first, so this retries (bounded) until a run of `p` did get a spare.
-Verdict runOnSpare(const Policy& p) {
+// A run through a spare. The background thread builds one spare at a time, in the order runs
+// asked for them (a shape an earlier test case used may come first), so a run may find none
+// of its shape ready: then it ran cold and asked for one, and the next attempt waits for the
+// builder's next result. `before` gets the stats just before the attempt that got a spare.
+Verdict runOnSpare(const Policy& p, SpareStats* before = nullptr) {
   Verdict v;
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    unsigned long used = spareStats().used;
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    SpareStats stats = spareStats();
     v = run(p);
-    if (spareStats().used == used + 1) return v;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (spareStats().used == stats.used + 1) {
+      if (before) *before = stats;
+      return v;
+    }
+    waitBuilderProgress(stats);
   }
-  FAIL("no run of this shape got a spare in 100 attempts");
+  FAIL("no run of this shape got a spare in 20 attempts");
   return v;
 }
 
@@ -66,6 +76,19 @@ std::vector<std::string> ownChildren() {
     for (std::string pid; in >> pid;) kids.push_back(pid);
   }
   return kids;
+}
+
+// Waits (bounded) until the process `pid` has exited: a zombie, or already reaped.
+bool waitDead(const std::string& pid) {
+  auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
+  for (;;) {
+    std::string stat = gltest::readProcFile("/proc/" + pid + "/stat");
+    auto close = stat.rfind(')');
+    if (close == std::string::npos || close + 2 >= stat.size() || stat[close + 2] == 'Z' || stat[close + 2] == 'X')
+      return true;
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
 }
 
 }  // namespace
@@ -181,46 +204,57 @@ TEST_CASE("a seed a spare cannot take goes cold, with the cold outcome", "[spare
   Policy p = policyFor({"/bin/sh", "-c", "wc -c < big.bin"});
   p.fileSizeLimitMb = 1;
   p.scratchSource = seed.path();
-  unsigned long built = spareStats().built;
-  run(p);
-  REQUIRE(waitBuilt(built + 1));
-  unsigned long used = spareStats().used, discarded = spareStats().discarded;
-  Verdict v = run(p);
+  SpareStats before;
+  Verdict v = runOnSpare(p, &before);  // taken, found unfit for this request...
   INFO(describe(v));
   CHECK(v.status == Status::Ok);  // the cold path seeds before the limits apply
   CHECK(v.stdoutData == std::to_string(2 << 20) + "\n");
-  CHECK(spareStats().used == used + 1);  // taken, found unfit for this request...
-  CHECK(spareStats().discarded >= discarded + 1);  // ...and dropped for a cold start
+  CHECK(spareStats().discarded >= before.discarded + 1);  // ...and dropped for a cold start
 }
 
 TEST_CASE("a spare that died meanwhile is dropped and the run starts cold", "[spares]") {
   SparesScope on(true);
   Policy p = policyFor({"/bin/sh", "-c", "echo survived"});
-  runOnSpare(p);
-  // Let the replacement be built, then kill every child of this process: at rest, those are
-  // exactly the spares (and inits still being reaped).
-  unsigned long built = spareStats().built;
-  run(p);
-  REQUIRE(waitBuilt(built + 1));
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  for (const std::string& pid : ownChildren()) ::kill(std::stoi(pid), SIGKILL);
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  unsigned long discarded = spareStats().discarded;
-  Verdict v = run(p);
-  INFO(describe(v));
-  CHECK(v.status == Status::Ok);
-  CHECK(v.stdoutData == "survived\n");
-  CHECK(spareStats().discarded > discarded);
+  // Kill every child of this process (at rest, those are exactly the spares, and inits still
+  // being reaped), wait until each has died, then run. Only a run that took a spare built
+  // before the kill proves anything (the builder may have been busy with another shape, or
+  // built this one after the kill): when that is not certain, try again.
+  bool tookDeadSpare = false;
+  for (int attempt = 0; attempt < 20 && !tookDeadSpare; ++attempt) {
+    SpareStats taken;
+    runOnSpare(p, &taken);  // took one: the builder makes the next spare of this shape
+    waitBuilderProgress(taken);
+    SpareStats beforeKill = spareStats();
+    std::vector<std::string> killed = ownChildren();
+    for (const std::string& pid : killed) ::kill(std::stoi(pid), SIGKILL);
+    for (const std::string& pid : killed) REQUIRE(waitDead(pid));
+    SpareStats beforeRun = spareStats();
+    Verdict v = run(p);
+    SpareStats after = spareStats();
+    INFO(describe(v));
+    CHECK(v.status == Status::Ok);
+    CHECK(v.stdoutData == "survived\n");
+    const bool tookOne = after.used == beforeRun.used + 1;
+    const bool noneNewBeforeRun = beforeRun.built == beforeKill.built;
+    const bool noneNewDuringRun = after.built == beforeRun.built;
+    const bool dropped = after.discarded > beforeRun.discarded;
+    if (tookOne && noneNewBeforeRun && (dropped || noneNewDuringRun)) {
+      tookDeadSpare = true;
+      CHECK(dropped);
+    }
+  }
+  CHECK(tookDeadSpare);
 }
 
 TEST_CASE("switching spares off leaves no process behind", "[spares]") {
   {
     SparesScope on(true);
-    runOnSpare(policyFor({"/bin/true"}));
-    REQUIRE(waitBuilt(spareStats().built));
+    SpareStats before;
+    runOnSpare(policyFor({"/bin/true"}), &before);
+    waitBuilderProgress(before);  // the replacement, so that there is a spare to collect
   }
   keepSpares(false);
-  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
   while (!ownChildren().empty() && std::chrono::steady_clock::now() < until) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     keepSpares(false);  // collects the ones that have exited since

@@ -17,6 +17,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "ProcFile.h"
+
 namespace gltest {
 
 // GREENLIGHT_TEST_SPARES=1 runs the whole suite with spares on (CMakeLists registers it
@@ -138,8 +140,7 @@ bool processWithTokenAlive(const std::string& token) {
   bool found = false;
   while (dirent* e = ::readdir(d)) {
     if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-    std::ifstream in(std::string("/proc/") + e->d_name + "/cmdline", std::ios::binary);
-    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string cmd = readProcFile(std::string("/proc/") + e->d_name + "/cmdline");
     if (cmd.find(token) != std::string::npos) {
       found = true;
       break;

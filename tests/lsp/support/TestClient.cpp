@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "TestTime.h"
 #include "lsp/features/Features.h"
 
 namespace greenlight::lsp::testing {
@@ -64,7 +65,7 @@ void TestClient::sendBytes(std::string bytes) { transport_.pushBytes(bytes); }
 void TestClient::closeInput() { transport_.close(); }
 
 bool TestClient::pumpUntil(const std::function<bool()>& done, std::chrono::milliseconds timeout) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto deadline = std::chrono::steady_clock::now() + gltest::scaled(timeout);
   while (!done()) {
     if (std::chrono::steady_clock::now() > deadline) return false;
     if (io_.stopped()) io_.restart();

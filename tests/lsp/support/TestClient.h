@@ -48,7 +48,8 @@ class TestClient {
   Json waitForResponse(std::int64_t id);
   // The first notification with `method` received since the last call for that method.
   Json waitForNotification(const std::string& method);
-  // Pumps the loop until `done()` or the timeout; returns done().
+  // Pumps the loop until `done()` or the timeout (gltest::scaled: longer under sanitizers);
+  // returns done().
   bool pumpUntil(const std::function<bool()>& done, std::chrono::milliseconds timeout = std::chrono::seconds(10));
   // Pumps until nothing is pending for a short while (pool idle, no ready handlers).
   void settle();
