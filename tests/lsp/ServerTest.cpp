@@ -58,7 +58,8 @@ TEST_CASE("initialize negotiates utf-16 by default and utf-8 when offered") {
   CHECK(r["result"]["capabilities"]["positionEncoding"] == "utf-16");
   CHECK(r["result"]["capabilities"]["textDocumentSync"]["change"] == 2);
   CHECK(r["result"]["capabilities"]["codeActionProvider"]["resolveProvider"] == true);
-  CHECK(r["result"]["capabilities"]["codeActionProvider"]["codeActionKinds"] == Json{"source.greenlight.runTests"});
+  CHECK(r["result"]["capabilities"]["codeActionProvider"]["codeActionKinds"] == Json{"source.greenlight.runTests", "refactor.rewrite.greenlight", "quickfix"});
+  CHECK(r["result"]["capabilities"]["codeLensProvider"].is_object());
   Json commands = r["result"]["capabilities"]["executeCommandProvider"]["commands"];
   CHECK(std::find(commands.begin(), commands.end(), Json("greenlight.runTests")) != commands.end());
   CHECK(r["result"]["serverInfo"]["name"] == "greenlight");

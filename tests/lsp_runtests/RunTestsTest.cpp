@@ -199,17 +199,22 @@ TEST_CASE("a failing Python test: diagnostics in source and test file, progress,
   CHECK(td["data"]["test"] == "test_add");
   CHECK(td["data"].contains("output"));
 
-  // The source: the definition of the function under test, related to the assertion.
+  // The source: the `return` that produced the wrong value (line 2), with the locals there,
+  // related to the assertion and to the definition.
   Json s = lastDiagnostics(c, w.uri("m.py"));
   INFO(s.dump());
   REQUIRE(s["diagnostics"].size() == 1);
   Json sd = s["diagnostics"][0];
   CHECK(sd["code"] == "test-failed");
-  CHECK(sd["range"]["start"]["line"] == 0);
-  REQUIRE(sd["relatedInformation"].size() == 1);
+  CHECK(sd["range"]["start"] == Json{{"line", 1}, {"character", 4}});
+  CHECK_THAT(sd["message"].get<std::string>(), Catch::Contains("add returned here with a=2, b=3"));
+  REQUIRE(sd["relatedInformation"].size() == 2);
   CHECK(sd["relatedInformation"][0]["location"]["uri"] == w.uri("test_m.py"));
   CHECK(sd["relatedInformation"][0]["location"]["range"]["start"] == Json{{"line", 4}, {"character", 4}});
+  CHECK(sd["relatedInformation"][1]["location"]["uri"] == w.uri("m.py"));
+  CHECK(sd["relatedInformation"][1]["location"]["range"]["start"]["line"] == 0);
   CHECK(sd["data"]["test"] == "test_add");
+  CHECK(sd["data"]["origin"]["line"] == 2);
 
   // Progress: begin, a report per finished test, end with the summary.
   auto begins = c.notifications("$/progress");

@@ -31,7 +31,10 @@ TEST_CASE("cli: exit codes and the last line") {
   CHECK(lastLine(r.out) == "1 passed, 1 failed");
   CHECK(r.out.find(ex + "/python/test_textutil.py:5:5: error: test_slugify: AssertionError: slugify(\"Hello World\") returned "
                         "'hello_world', expected 'hello-world' [test-failed]") != std::string::npos);
-  CHECK(r.out.find(ex + "/python/textutil.py:4:1: error: test_slugify") != std::string::npos);
+  // The wrong value's origin: the `return` line, with the definition as a note.
+  CHECK(r.out.find(ex + "/python/textutil.py:6:5: error: test_slugify") != std::string::npos);
+  CHECK(r.out.find("(slugify returned here with title='Hello World', words=['hello', 'world'])") != std::string::npos);
+  CHECK(r.out.find(ex + "/python/textutil.py:4:1: note: slugify is defined here") != std::string::npos);
 
   TempWorkspace ws;
   ws.write("lonely.py", "x = 1\n");

@@ -82,7 +82,11 @@ TEST_CASE("python: assertion operands, exceptions on the raising line, doctests,
     REQUIRE(d);
     CHECK(d->code == "test-failed");
     CHECK(d->message == "test_fib: AssertionError: fib(10) returned 34, expected 55");
-    CHECK(diagAt(r, src, 1));  // the definition of fib
+    // The source diagnostic sits on the `return` that produced 34, not on the `def` line.
+    auto* ret = diagAt(r, src, 9);
+    REQUIRE(ret);
+    CHECK(ret->message == "test_fib: AssertionError: fib(10) returned 34, expected 55 (fib returned here with n=10, a=34, b=55, _=8)");
+    CHECK_FALSE(diagAt(r, src, 1));
     auto* div = find(r, "test_div");
     REQUIRE(div);
     CHECK(div->status == TestStatus::Error);
