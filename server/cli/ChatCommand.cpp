@@ -2,14 +2,9 @@
 // reply streamed to stdout as it arrives. Exit 0 on a complete reply, 1 on a provider error (the
 // message on stderr), 2 on a usage or configuration error, 130 when interrupted.
 //
-// Ctrl-C: the SIGINT handler only writes a byte to a self-pipe (async-signal-safe); the main
-// thread, which waits on that pipe and on the call's completion, cancels the call, and the
-// provider I/O thread aborts the transfer at once. A second Ctrl-C kills the process outright
-// (SA_RESETHAND).
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <unistd.h>
+// Ctrl-C (cli/Interrupt.h): the main thread waits on the interrupt pipe and on the call's
+// completion, cancels the call, and the provider I/O thread aborts the transfer at once. A
+// second Ctrl-C kills the process outright.
 
 #include <cerrno>
 #include <cstdio>
@@ -21,6 +16,7 @@
 #include <string>
 
 #include "cli/Commands.h"
+#include "cli/Interrupt.h"
 #include "core/providers/ChatClient.h"
 #include "core/providers/Resolve.h"
 #include "support/Cancellation.h"
@@ -48,15 +44,6 @@ const char kChatUsage[] =
     "  --workspace DIR    read DIR/.greenlight.json (default: the current directory)\n"
     "  --log-level L      trace, debug, info, warn (default), error\n"
     "exit: 0 reply complete, 1 provider error, 2 usage/config error, 130 interrupted\n";
-
-int signalPipe[2] = {-1, -1};
-
-extern "C" void onInterrupt(int) {
-  int saved = errno;
-  char c = 1;
-  [[maybe_unused]] ssize_t n = ::write(signalPipe[1], &c, 1);
-  errno = saved;
-}
 
 int usageError(const std::string& message) {
   std::fprintf(stderr, "greenlight chat: %s\n\n%s", message.c_str(), kChatUsage);
@@ -192,16 +179,11 @@ int chatCommand(const Args& args) {
   request.temperature = temperature;
   request.stream = stream;
 
-  if (::pipe2(signalPipe, O_CLOEXEC | O_NONBLOCK) != 0) {
-    std::fprintf(stderr, "greenlight chat: pipe2: %s\n", std::strerror(errno));
+  Interrupts interrupts;
+  if (!interrupts.ok()) {
+    std::fprintf(stderr, "greenlight chat: %s\n", interrupts.error().c_str());
     return 1;
   }
-  struct sigaction sa {};
-  sa.sa_handler = onInterrupt;
-  sa.sa_flags = SA_RESETHAND;  // a second Ctrl-C terminates at once
-  sigemptyset(&sa.sa_mask);
-  ::sigaction(SIGINT, &sa, nullptr);
-  ::sigaction(SIGTERM, &sa, nullptr);
 
   support::CancellationSource cancel;
   support::CancellationSource finished;  // its fd wakes the main thread when the call is over
@@ -230,17 +212,8 @@ int chatCommand(const Args& args) {
     };
     client.start(resolved.endpoint, std::move(request), std::move(cb), cancel.token());
 
-    bool interrupted = false;
-    for (;;) {
-      pollfd fds[2] = {{finished.token().fd(), POLLIN, 0}, {signalPipe[0], POLLIN, 0}};
-      int n = ::poll(fds, 2, -1);
-      if (n < 0 && errno == EINTR) continue;
-      if (fds[0].revents) break;
-      if (fds[1].revents && !interrupted) {
-        interrupted = true;
-        cancel.cancel();
-      }
-    }
+    const bool interrupted = waitUnlessInterrupted(
+        finished.token().fd(), interrupts, [](void* c) { static_cast<support::CancellationSource*>(c)->cancel(); }, &cancel);
     std::lock_guard<std::mutex> lock(mutex);
     if (!endsWithNewline) std::fputc('\n', stdout);
     std::fflush(stdout);
@@ -264,10 +237,6 @@ int chatCommand(const Args& args) {
       exitCode = 1;
     }
   }
-  ::signal(SIGINT, SIG_DFL);
-  ::signal(SIGTERM, SIG_DFL);
-  ::close(signalPipe[0]);
-  ::close(signalPipe[1]);
   return exitCode;
 }
 
