@@ -351,7 +351,7 @@ TEST_CASE("executeCommand: unavailable and unknown commands are invalid params")
   CHECK(r["error"]["message"] == "command: unknown command 'nope'");
 }
 
-TEST_CASE("command handlers get arguments; decoding errors name the argument") {
+TEST_CASE("command handlers get arguments, decoding errors name the argument") {
   TestClient c([](lsp::Server& s) {
     lsp::registerCodeActions(s);
     s.onCommand("test.cmd", [](const std::vector<Json>& args, lsp::RequestContext ctx) {

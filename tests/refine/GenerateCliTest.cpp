@@ -245,7 +245,7 @@ TEST_CASE("generate --apply writes atomically, keeps the mode, leaves nothing el
   CHECK(ws.files() == std::vector<std::string>{".greenlight.json", "test_wc.py", "wc.py"});
 }
 
-TEST_CASE("generate --apply through a symlink replaces the file it points to; the link stays", "[refine][e2e]") {
+TEST_CASE("generate --apply through a symlink replaces the file it points to, the link stays", "[refine][e2e]") {
   Workspace ws;
   ws.write("real/wc.py", kWcPy);
   ws.write("test_wc.py", kWcTest);
@@ -282,7 +282,7 @@ TEST_CASE("generate --apply refuses when the file changed on disk meanwhile", "[
   CHECK(ws.files() == std::vector<std::string>{".greenlight.json", "test_wc.py", "wc.py"});
 }
 
-TEST_CASE("generate --diff prints a unified diff that patch applies; the file is untouched", "[refine][e2e]") {
+TEST_CASE("generate --diff prints a unified diff that patch applies, the file is untouched", "[refine][e2e]") {
   Workspace ws;
   pythonWorkspace(ws);
   ScriptedModel model(always(fenced("python", kRightPy)));

@@ -94,7 +94,7 @@ std::string Workspace::read(const std::string& rel) const { return slurp(path(re
 std::vector<std::string> Workspace::files() const {
   std::vector<std::string> out;
   for (const auto& e : fs::recursive_directory_iterator(root_)) {
-    if (e.is_regular_file()) out.push_back(fs::relative(e.path(), root_).string());
+    if (e.is_regular_file()) out.push_back(e.path().lexically_relative(root_).string());
   }
   std::sort(out.begin(), out.end());
   return out;

@@ -199,7 +199,7 @@ TEST_CASE("hostile: writes outside its directory reach nothing on the host", "[r
   CHECK(outside.files() == std::vector<std::string>{".greenlight.json"});
 }
 
-TEST_CASE("hostile: a candidate that looks for the API key finds nothing; the key is in no prompt or output", "[refine][e2e][hostile]") {
+TEST_CASE("hostile: a candidate that looks for the API key finds nothing, the key is in no prompt or output", "[refine][e2e][hostile]") {
   Hostile h(python("import os\n\n\ndef word_count(s):\n    print('ENV', sorted(os.environ.items()))\n"
                    "    for p in ['/proc/self/environ', '/proc/1/environ', '/proc/%d/environ' % os.getppid()]:\n"
                    "        try:\n            print('FILE', p, open(p, 'rb').read())\n        except OSError as e:\n            print('DENIED', p, e.strerror)\n"

@@ -49,7 +49,7 @@ TEST_CASE("normalise: an echoed copy of the comment is dropped, the code is trim
         "# Return the sum of a and b: `add`\n# Both are ints.");
 }
 
-TEST_CASE("normalise: code is re-indented into a method; blank lines carry no spaces", "[refine][splice]") {
+TEST_CASE("normalise: code is re-indented into a method, blank lines carry no spaces", "[refine][splice]") {
   std::string text =
       "class Shape:\n"
       "    def __init__(self, w, h):\n"

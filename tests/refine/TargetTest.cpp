@@ -251,7 +251,7 @@ TEST_CASE("c++: not fooled by raw strings, lambdas, macros and control blocks", 
   CHECK(mustFail(text, 2, Language::Cxx).find("header of main()") != std::string::npos);
 }
 
-TEST_CASE("c++: a // block followed by a blank line inserts; the comment's name is used", "[refine][target]") {
+TEST_CASE("c++: a // block followed by a blank line inserts, the comment's name is used", "[refine][target]") {
   std::string text =
       "#include <vector>\n"
       "\n"

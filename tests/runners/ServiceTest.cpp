@@ -49,7 +49,7 @@ RunRequest request(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("service: identical reruns come from the cache; a changed text does not") {
+TEST_CASE("service: identical reruns come from the cache, a changed text does not") {
   TempWorkspace ws;
   auto src = ws.write("m.py", "x = 1\n");
   ws.write("test_m.py", "def test_a():\n    pass\n");
@@ -165,7 +165,7 @@ TEST_CASE("service: runs for different files proceed in parallel") {
   CHECK(maxInFlight == 2);
 }
 
-TEST_CASE("service: the caller's token kills the run at once; handles cancel too") {
+TEST_CASE("service: the caller's token kills the run at once, handles cancel too") {
   TempWorkspace ws;
   auto src = ws.write("m.py", "x = 1\n");
   ws.write("test_m.py", "def test_a():\n    pass\n");

@@ -202,7 +202,7 @@ TEST_CASE("javascript: a test file that does not parse still runs and reports it
   CHECK(d->code == "compile-error");
 }
 
-TEST_CASE("c++: assert shows both sides; && and unprintable operands read as before") {
+TEST_CASE("c++: assert shows both sides, && and unprintable operands read as before") {
   TempWorkspace ws;
   auto src = ws.write("m.cpp",
                       "#include <string>\n"

@@ -59,7 +59,7 @@ TEST_CASE("stdin data reaches the command", "[api]") {
   CHECK(v.stdoutData == p.stdinData);
 }
 
-TEST_CASE("many sandboxes are supervised from one poll loop; start() does not block", "[api]") {
+TEST_CASE("many sandboxes are supervised from one poll loop, start() does not block", "[api]") {
   std::vector<std::unique_ptr<Execution>> runs;
   for (int i = 0; i < 4; ++i) {
     Policy p = policyFor({"/bin/sh", "-c", "sleep 0.3; echo done " + std::to_string(i)});

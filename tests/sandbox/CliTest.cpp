@@ -75,7 +75,7 @@ TEST_CASE("cli: stdin/stdout/stderr pass through, output is capped", "[cli]") {
   CHECK(j["stdout_truncated"] == true);
 }
 
-TEST_CASE("cli: --json puts one verdict object on the last line of stderr; --report writes a file", "[cli]") {
+TEST_CASE("cli: --json puts one verdict object on the last line of stderr, --report writes a file", "[cli]") {
   auto r = sandbox({"--json", "--", "/bin/sh", "-c", "echo noise >&2; exit 3"});
   CHECK(r.exitCode == 3);
   auto j = lastJsonLine(r.err);
@@ -112,7 +112,7 @@ TEST_CASE("cli: --json puts one verdict object on the last line of stderr; --rep
   CHECK(vj["syscall"] == "ptrace");
 }
 
-TEST_CASE("cli: --env, --ro, --rw, --workdir; the caller's environment stays out", "[cli]") {
+TEST_CASE("cli: --env, --ro, --rw, --workdir, the caller's environment stays out", "[cli]") {
   ::setenv("OPENAI_API_KEY", "sk-cli-secret", 1);
   TempDir ro, rw;
   ro.file("input.txt", "from-ro");

@@ -29,7 +29,4 @@ inline std::vector<Definition> definitionsOf(const ScannedSource& source) {
   return source.language() == testing::Language::Python ? pythonDefinitions(source) : clikeDefinitions(source);
 }
 
-// Whitespace runs collapsed to one space, ends trimmed.
-std::string collapseSpaces(std::string_view text);
-
 }  // namespace greenlight::core::refine

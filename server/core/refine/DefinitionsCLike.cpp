@@ -15,6 +15,7 @@
 
 #include "core/refine/Definitions.h"
 #include "core/refine/RegexLimits.h"
+#include "core/testing/AssertMessages.h"
 
 namespace greenlight::core::refine {
 
@@ -106,9 +107,9 @@ HeadMatch classifyCxx(const std::string& head, const Frame& parent) {
   static const std::regex kName(R"(((?:[A-Za-z_]\w*\s*::\s*)*)(~?[A-Za-z_]\w*|operator\s*(?:\(\s*\)|[^\s(]+))\s*$)");
   std::string before = h.substr(0, open);
   if (!std::regex_search(before, m, kName)) return out;
-  std::string qualifier = collapseSpaces(m[1].str());
-  std::string name = collapseSpaces(m[2].str());
-  std::string prefix = collapseSpaces(before.substr(0, static_cast<std::size_t>(m.position(0))));
+  std::string qualifier = testing::normalizeSpace(m[1].str());
+  std::string name = testing::normalizeSpace(m[2].str());
+  std::string prefix = testing::normalizeSpace(before.substr(0, static_cast<std::size_t>(m.position(0))));
   if (isKeyword(name, testing::Language::Cxx)) return out;
   // Close the parameter list.
   int depth = 0;
@@ -234,7 +235,7 @@ std::vector<Definition> clikeDefinitions(const ScannedSource& s) {
         std::size_t headStart = std::string::npos;
         for (int ln = firstLine; ln <= braceLine; ++ln) {
           std::size_t from = ln == firstLine ? top.boundary : s.line(ln).begin;
-          std::string head = collapseSpaces(s.masked(from, k));
+          std::string head = testing::normalizeSpace(s.masked(from, k));
           // No real header is this long (a minified statement or a data literal is): not a
           // definition, and too long for the regexes below.
           if (head.empty() || head.size() > kRegexSubjectMax) continue;
@@ -275,7 +276,7 @@ std::vector<Definition> clikeDefinitions(const ScannedSource& s) {
           d.first = d.headerFirst = s.lineOf(headStart);
           d.headerLast = s.lineOf(k);
           d.indent = s.indentOf(d.first);
-          d.signature = collapseSpaces(text.substr(headStart, k - headStart));
+          d.signature = testing::normalizeSpace(text.substr(headStart, k - headStart));
           // Whole lines are replaced: the head must start its line.
           d.stub = atLineStartOnly(headStart);
           frame.def = static_cast<int>(out.size());

@@ -6,6 +6,7 @@
 
 #include "core/refine/Definitions.h"
 #include "core/refine/RegexLimits.h"
+#include "core/testing/AssertMessages.h"
 
 namespace greenlight::core::refine {
 
@@ -111,7 +112,7 @@ std::vector<Definition> pythonDefinitions(const ScannedSource& s) {
     for (int h = d.headerFirst; h <= d.headerLast; ++h) {
       d.signature += (h > d.headerFirst ? " " : "") + std::string(s.lineText(h));
     }
-    d.signature = collapseSpaces(d.signature);
+    d.signature = testing::normalizeSpace(d.signature);
     // The enclosing class: the nearest less-indented line above is `class X` (not a def).
     for (int p = d.headerFirst - 1; p >= 1 && indent > 0; --p) {
       if (s.isBlank(p) || s.isCommentOnly(p) || s.line(p).startsInString || s.line(p).depthAtStart > 0) continue;
@@ -124,21 +125,6 @@ std::vector<Definition> pythonDefinitions(const ScannedSource& s) {
     }
     d.stub = isStubShape(bodyShape(s, bodyFrom, bodyTo));
     out.push_back(std::move(d));
-  }
-  return out;
-}
-
-std::string collapseSpaces(std::string_view text) {
-  std::string out;
-  bool space = false;
-  for (char c : text) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
   }
   return out;
 }
