@@ -1,11 +1,11 @@
 -- :GreenlightGenerate end to end from the editor's side, against the server named by
--- GREENLIGHT_TEST_BIN (editors.nvim*.generate: the scripted fake; generate_real: the real
--- server with the scripted model; both follow the script in workspace.lua): success lands as
--- ONE edit undone by one `u` (also when the user typed just before, and when the user types
--- while it runs), progress is shown and cleared, the target changing meanwhile applies nothing, the refine.preview diff is accepted
--- and rejected (applied: false), a cancel leaves the buffer as it was, a failure offers "Show
--- best attempt" / "Retry with more rounds" through Neovim's own showMessageRequest handler,
--- and "no provider" is one message.
+-- GREENLIGHT_TEST_BIN (editors.nvim*.generate: the scripted fake; generate_real: the real server
+-- with the scripted model; both follow the script in workspace.lua): success lands as ONE edit
+-- undone by one `u` (also when the user typed just before, and when the user types while it runs),
+-- progress is shown and cleared, the target changing meanwhile applies nothing, the refine.preview
+-- diff is accepted and rejected (applied: false), a cancel leaves the buffer as it was, a failure
+-- offers "Show best attempt" / "Retry with more rounds" through Neovim's own showMessageRequest
+-- handler, and "no provider" is one message.
 local H = require('harness')
 local W = require('workspace')
 
