@@ -444,8 +444,8 @@ void GenerateFeature::applyResult(const std::shared_ptr<Job>& job, const rf::Ref
   }
   job->progress->report(std::string("applying the edit"), 100);
   server_.applyEdit(headline, *plan.edit,
-                    [this, guard = guard_, job, result, headline](std::optional<protocol::ApplyWorkspaceEditResult> r,
-                                                                   std::string error) {
+                    [this, guard = guard_, job, result, headline, confirm](std::optional<protocol::ApplyWorkspaceEditResult> r,
+                                                                            std::string error) {
     if (!guard->alive) return;
     if (r && r->applied) {
       job->progress->end(headline);
@@ -454,8 +454,9 @@ void GenerateFeature::applyResult(const std::shared_ptr<Job>& job, const rf::Ref
       return;
     }
     // Refused because the client's document moved on (a change not yet sent): try once more
-    // after its next didChange, against the new text.
-    if (r && !job->retriedApply && server_.documents().isOpen(job->uri) && !job->cancel.isCancelled()) {
+    // after its next didChange, against the new text. Not when the client asked the user
+    // (needsConfirmation): the refusal is the user's answer, and asking again would re-open it.
+    if (r && !confirm && !job->retriedApply && server_.documents().isOpen(job->uri) && !job->cancel.isCancelled()) {
       job->retriedApply = true;
       auto timer = std::make_shared<boost::asio::steady_timer>(server_.ioContext());
       auto fired = std::make_shared<bool>(false);

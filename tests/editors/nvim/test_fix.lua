@@ -1,6 +1,6 @@
 -- :GreenlightFix end to end from the editor's side, against the server named by
--- GREENLIGHT_TEST_BIN (the scripted fake today; the real server with a scripted model that
--- answers `return a + b` follows the same script): a failing test's diagnostic, the fix run
+-- GREENLIGHT_TEST_BIN (editors.nvim*.fix: the scripted fake; fix_real: the real server with
+-- the scripted model, which answers `return a + b` only when given the failure): a failing test's diagnostic, the fix run
 -- from the cursor's line (the diagnostic is passed back untouched), the code fixed as one undo
 -- step and the diagnostic cleared at once; a line without a failure says so.
 local H = require('harness')

@@ -1,11 +1,13 @@
 -- The Python workspace the generate / fix / CodeLens scenarios run in: real code with real
 -- tests, so the same scenario runs against the scripted fake server and against the real
 -- `greenlight lsp` with a scripted model. The fake scripts its behaviour by the target's name
--- (tests/editors/fake/fake_server.py); a scripted model for the real server must do the same:
+-- (tests/editors/fake/fake_server.py); the scripted model of the *_real tests
+-- (scripted-model.json, matching the prompt's "definition of NAME()") does the same:
 --   mul       correct (`return a * b`) in round 2 (round 1 fails one of test_mul/test_mul_zero)
 --   square    correct (`return x * x`), slow enough for the editor to type meanwhile
 --   fact      never finishes (it is cancelled)
---   is_prime  never correct (best 1/2)
+--   is_prime  never correct (best 1/2 from the fake, 0/1 from the real server)
+--   add       (fix) `return a + b` at once, only when the failure is fed back as round-0 feedback
 local H = require('harness')
 
 local W = {}
