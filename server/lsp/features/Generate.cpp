@@ -27,9 +27,11 @@
 
 #include <boost/asio/steady_timer.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
 
 #include "core/providers/ChatClient.h"
@@ -307,13 +309,19 @@ void GenerateFeature::work(const std::shared_ptr<Job>& job) {
         return it->second;
       };
       auto progress = job->progress;
+      // The LSP wants percentages that never go back: a fix's round 0 (the tests before any
+      // model call) reports 0, and a round's phases share that round's slice.
+      auto lastPct = std::make_shared<int>(0);
       result = engine.run(
           request,
-          [progress](const rf::RefineEvent& e) {
-            int pct = e.maxRounds > 0 ? ((e.round > 0 ? e.round - 1 : 0) * 100) / e.maxRounds : 0;
-            int step = e.phase == rf::Phase::Asking ? 0 : e.phase == rf::Phase::Writing ? 30 : e.phase == rf::Phase::Running ? 60 : 95;
-            if (e.maxRounds > 0) pct += step / e.maxRounds;
-            progress->report(e.message, std::min(pct, 100));
+          [progress, lastPct](const rf::RefineEvent& e) {
+            int pct = 0;
+            if (e.maxRounds > 0 && e.round > 0) {
+              int step = e.phase == rf::Phase::Asking ? 0 : e.phase == rf::Phase::Writing ? 30 : e.phase == rf::Phase::Running ? 60 : 95;
+              pct = ((e.round - 1) * 100 + step) / e.maxRounds;
+            }
+            *lastPct = std::max(*lastPct, std::min(pct, 100));
+            progress->report(e.message, *lastPct);
           },
           job->cancel.token());
     }
