@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "TestTime.h"
 #include "protocol/Framing.h"
 #include "protocol/Json.h"
 
@@ -67,7 +68,7 @@ Result runServer(const std::string& input, std::optional<Json> waitForId = std::
   greenlight::protocol::FrameDecoder decoder;
   std::size_t written = 0;
   bool inOpen = true, outOpen = true, errOpen = true;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  auto deadline = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(60));
   auto sawReply = [&] {
     if (!waitForId) return true;
     for (const auto& m : r.messages)
@@ -248,7 +249,12 @@ TEST_CASE("real binary: Content-Length 999999999999 is refused without allocatin
   REQUIRE(responsesFor(r, 1).size() == 1);
   INFO("peak RSS " << r.peakRssKb << " kB");
   CHECK(r.peakRssKb > 0);
-  CHECK(r.peakRssKb < 150 * 1024);  // far below the 1 TB announced (ASan builds included)
+  // Measured against the same binary's plain session, not a fixed figure: an ASan build's
+  // start-up alone grew past 150 MB as the server grew, which says nothing about this frame.
+  Result plain = runServer(frame(initialize(1)), Json(1), /*measureRss=*/true);
+  INFO("plain session peak RSS " << plain.peakRssKb << " kB");
+  REQUIRE(plain.peakRssKb > 0);
+  CHECK(r.peakRssKb < plain.peakRssKb + 64 * 1024);  // far below the 1 TB announced
   CHECK_THAT(r.stderrText, Catch::Contains("999999999999"));
 }
 
