@@ -7,12 +7,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "ProcFile.h"
+#include "TestTime.h"
 #include "lsp/Server.h"
 #include "protocol/Uri.h"
 #include "support/TestClient.h"
@@ -439,4 +442,42 @@ TEST_CASE("bad arguments answer -32602 naming the field") {
   CHECK(r["error"]["code"] == -32602);
   CHECK_THAT(message(r), Catch::Contains("position"));
   CHECK(c.notifications("$/progress").empty());
+}
+
+namespace {
+
+std::size_t threadsOfThisProcess() {
+  std::size_t n = 0;
+  if (DIR* d = ::opendir("/proc/self/task")) {
+    while (dirent* e = ::readdir(d))
+      if (e->d_name[0] != '.') ++n;
+    ::closedir(d);
+  }
+  return n;
+}
+
+void oneSessionWithARun() {
+  Workspace w;
+  w.write("m.py", kSource);
+  w.write("test_m.py", kTest);
+  TestClient c;
+  initialize(c, w);
+  Json r = waitLong(c, runTests(c, w.uri("m.py")));
+  REQUIRE(r.contains("result"));
+  CHECK(r["result"]["failed"] == 1);
+}
+
+}  // namespace
+
+TEST_CASE("a server with every feature leaves no thread behind when it is destroyed") {
+  // A feature kept alive past its server (a reference cycle through the shared test board did
+  // that) keeps its TestService workers too, and their callbacks then reach a destroyed server.
+  oneSessionWithARun();  // process-wide helpers (if any) start here, not in the measured session
+  const std::size_t before = threadsOfThisProcess();
+  oneSessionWithARun();
+  oneSessionWithARun();
+  auto deadline = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(10));
+  while (threadsOfThisProcess() > before && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(threadsOfThisProcess() <= before);
 }

@@ -650,7 +650,12 @@ void registerGenerate(Server& server, const std::shared_ptr<TestBoard>& board) {
   server.onCommand(kFixCommand, [feature](const std::vector<protocol::Json>& args, RequestContext ctx) {
     feature->execute(args, std::move(ctx), true);
   });
-  board->addCanceller([feature](const std::optional<std::string>& path, const std::string& why) {
+  // Weak: the board is owned by the features (and the feature by the server's hooks), so a
+  // strong reference here would be a cycle that keeps the feature and its workers alive after
+  // the server is gone.
+  board->addCanceller([weak = std::weak_ptr(feature)](const std::optional<std::string>& path, const std::string& why) -> std::size_t {
+    auto feature = weak.lock();
+    if (!feature) return 0;
     return feature->cancelFor(path, why);
   });
   server.onDidChange([feature](const DocumentEvent& e) { feature->didChange(e); });

@@ -454,7 +454,12 @@ void registerRunTests(Server& server, const std::shared_ptr<TestBoard>& board) {
   server.onCommand(kRunCommand, [feature](const std::vector<protocol::Json>& args, RequestContext ctx) {
     feature->executeRun(args, std::move(ctx));
   });
-  board->addCanceller([feature](const std::optional<std::string>& path, const std::string& why) {
+  // Weak: the board is owned by the features (and the feature by the server's hooks), so a
+  // strong reference here would be a cycle that keeps the feature and its workers alive after
+  // the server is gone.
+  board->addCanceller([weak = std::weak_ptr(feature)](const std::optional<std::string>& path, const std::string& why) -> std::size_t {
+    auto feature = weak.lock();
+    if (!feature) return 0;
     return feature->cancelFor(path, why);
   });
   server.onDidSave([feature](const DocumentEvent& e) { feature->didSave(e); });
