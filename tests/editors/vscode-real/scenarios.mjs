@@ -135,6 +135,8 @@ export async function quickFix({ wb }) {
   await wb.command('Greenlight: Run Nearby Tests');
   await wb.seen('statusbar', /Greenlight: Running tests: 0 passed, 1 failed/, mark, 'the failing run in the status bar');
   await wb.waitForProblems('the failing assertion in Problems', hasSlugifyProblem);
+  // Into the diagnostic's range (it starts at the `return`, column 5).
+  await wb.keyboard.press('Home');
   const actions = await wb.openCodeActions(/Fix slugify\(\) until test_slugify passes/);
   await wb.shot('4a-quick-fix-menu');
   mark = await wb.mark();
