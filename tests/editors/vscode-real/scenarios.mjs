@@ -44,9 +44,10 @@ export async function runTests({ wb }) {
   await wb.waitFor('the "Run tests" CodeLens over slugify', () =>
     [...document.querySelectorAll('.editor-group-container.active .codelens-decoration a')].some((a) => /Run tests/.test(a.textContent)));
 
+  // A test run's result is asserted in the status bar, not its notification: VS Code opens a
+  // progress notification only when the work outlasts a short delay, and a warm run does not.
   let mark = await wb.mark();
   await wb.clickCodeLens(/Run tests/, 0);
-  await wb.seen('toast', /Greenlight: Running tests/, mark, 'the "Running tests" notification after the CodeLens click');
   // The lens over slugify runs the one test that exercises slugify.
   const end = await wb.seen('statusbar', /Greenlight: Running tests: 0 passed, 1 failed/, mark, 'the test run\'s result in the status bar');
   let rows = await wb.waitForProblems('the failing assertion in Problems', hasSlugifyProblem);
@@ -60,12 +61,12 @@ export async function runTests({ wb }) {
   // The palette command runs the tests near the cursor: on the module docstring, all of the
   // file's tests. (Not slugify's alone again: that run would be answered from the server's
   // cache at once, and a run that ends before VS Code has answered the server's
-  // window/workDoneProgress/create shows no progress and no result at all; see
-  // KNOWN_SERVER_ISSUE in README.md.)
+  // window/workDoneProgress/create shows no progress and no result at all: Server::beginProgress
+  // holds the Progress only weakly in the create callback, so the buffered begin/end die with
+  // the finished run. Reported to the lead; drop this detour once that is fixed.)
   await wb.goToLine(1);
   mark = await wb.mark();
   await wb.command('Greenlight: Run Nearby Tests');
-  await wb.seen('toast', /Greenlight: Running tests/, mark, 'the "Running tests" notification after the palette command');
   const end2 = await wb.seen('statusbar', /Greenlight: Running tests: 1 passed, 1 failed/, mark, 'the palette run\'s result in the status bar');
   rows = await wb.waitForProblems('the failing assertion in Problems', hasSlugifyProblem);
   assertSlugifyProblem(rows);
