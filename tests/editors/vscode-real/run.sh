@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The real-VS-Code lane (CTest: editors.vscode_real): installs what is missing into CACHE,
+# packages the extension, then runs the six scenarios in code-server + chromium.
+#   run.sh EXT_DIR CACHE SERVER EXAMPLES SCRIPTED_MODEL [lane.mjs options]
+# GREENLIGHT_UPDATE_SCREENSHOT=1 also writes scenario 3's screenshot to
+# EXT_DIR/images/generate.png (the image the READMEs show).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+ext=$1 cache=$2 server=$3 examples=$4 model=$5
+shift 5
+start=$SECONDS
+"$here/setup.sh" "$ext" "$cache"
+echo "setup: $((SECONDS - start)) s"
+readme=()
+if [ "${GREENLIGHT_UPDATE_SCREENSHOT:-}" = 1 ]; then
+  mkdir -p "$ext/images"
+  readme=(--readme-image "$ext/images/generate.png")
+fi
+set +e
+node "$here/lane.mjs" --cache "$cache" --out "$cache/run" --server "$server" --examples "$examples" \
+  --scripted-model "$model" "${readme[@]}" "$@"
+code=$?
+echo "lane total (setup included): $((SECONDS - start)) s"
+exit $code

@@ -1,0 +1,238 @@
+// The six scenarios, each what a user does and sees in VS Code with the packaged extension and
+// the real `greenlight lsp`, in a copy of examples/ (python/textutil.py has a failing test,
+// python/triangle.py a comment ready for generation). Each asserts on the page's text, saves
+// PNGs under the build tree and leaves the files as it found them on disk. The model is
+// tests/fakes/scripted_model.py with model-script.json (triangular: wrong once, right on the
+// feedback; slugify: right on its failure; a comment saying "(slowly)": a reply that stalls).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const kFailure = /test_slugify: AssertionError: slugify\("Hello World"\) returned 'hello_world', expected 'hello-world'/;
+const kBuggyLine = 'return "_".join(words)  # bug: slugs use "-"';
+
+// Under textutil.py's file row in the Problems panel: the failing assertion placed on line 6 (the
+// return that produced the wrong value), then its related location, the assertion in the test.
+// (The test file's own row, the same failure at the assertion, comes first.)
+function assertSlugifyProblem(rows) {
+  const all = JSON.stringify(rows);
+  const file = rows.findIndex((r) => /^textutil\.py/.test(r));
+  assert.ok(file >= 0, `no textutil.py row in Problems: ${all}`);
+  const problem = rows[file + 1] ?? '';
+  assert.match(problem, kFailure, `the failing assertion is not listed under textutil.py: ${all}`);
+  assert.match(problem, /\[Ln 6, Col 5\]$/, `the problem is not placed on line 6: ${all}`);
+  assert.match(rows[file + 2] ?? '', /^test_textutil\.py \[Ln 5, Col 5\] ?: assertion here$/, `the related location is not the assertion in test_textutil.py: ${all}`);
+}
+
+async function assertSquiggleOnBuggyLine(wb) {
+  const squiggles = await wb.squiggleLines();
+  assert.deepEqual(squiggles.map((s) => s.text.trim()), [kBuggyLine], `the error squiggles are on ${JSON.stringify(squiggles)}`);
+  assert.equal(squiggles[0].line, 6);
+}
+
+// The greenlight part of a status bar text.
+const statusOf = (text) =>
+  /Greenlight: Running tests: \d+ passed, \d+ failed(?: \(cached\))?|\w+: \d+\/\d+ tests passed in \d+ rounds?|Greenlight: \w+: cancelled; nothing applied/.exec(text)?.[0] ?? text;
+
+const hasSlugifyProblem = (rows) => rows.some((r) => kFailure.test(r)) && rows.some((r) => /assertion here/.test(r));
+
+// 1. Run the tests of python/textutil.py from the CodeLens and from the command palette.
+export async function runTests({ wb }) {
+  await wb.openFile('textutil.py');
+  await wb.showProblems();
+  await wb.focusEditor();
+  await wb.waitFor('the "Run tests" CodeLens over slugify', () =>
+    [...document.querySelectorAll('.editor-group-container.active .codelens-decoration a')].some((a) => /Run tests/.test(a.textContent)));
+
+  // A test run's result is asserted in the status bar, not its notification: VS Code opens a
+  // progress notification only when the work outlasts a short delay, and a warm run does not.
+  let mark = await wb.mark();
+  await wb.clickCodeLens(/Run tests/, 0);
+  // The lens over slugify runs the one test that exercises slugify.
+  const end = await wb.seen('statusbar', /Greenlight: Running tests: 0 passed, 1 failed/, mark, 'the test run\'s result in the status bar');
+  let rows = await wb.waitForProblems('the failing assertion in Problems', hasSlugifyProblem);
+  assertSlugifyProblem(rows);
+  await assertSquiggleOnBuggyLine(wb);
+  await wb.waitFor('the result CodeLens', () =>
+    [...document.querySelectorAll('.editor-group-container.active .codelens-decoration')].some((a) => /1 failed/.test(a.textContent)));
+  const lenses = await wb.codeLenses();
+  await wb.shot('1a-run-tests-codelens');
+
+  // The palette command runs the tests near the cursor: on the module docstring, all of the
+  // file's tests. (Not slugify's alone again: that run would be answered from the server's
+  // cache at once, and a run that ends before VS Code has answered the server's
+  // window/workDoneProgress/create shows no progress and no result at all: Server::beginProgress
+  // holds the Progress only weakly in the create callback, so the buffered begin/end die with
+  // the finished run. Reported to the lead; drop this detour once that is fixed.)
+  await wb.goToLine(1);
+  mark = await wb.mark();
+  await wb.command('Greenlight: Run Nearby Tests');
+  const end2 = await wb.seen('statusbar', /Greenlight: Running tests: 1 passed, 1 failed/, mark, 'the palette run\'s result in the status bar');
+  rows = await wb.waitForProblems('the failing assertion in Problems', hasSlugifyProblem);
+  assertSlugifyProblem(rows);
+  await assertSquiggleOnBuggyLine(wb);
+  await wb.shot('1b-run-tests-palette');
+  return `Problems: ${rows.filter((r) => kFailure.test(r) || /assertion here/.test(r)).join(' | ')}; status bar: "${statusOf(end)}", then "${statusOf(end2)}"; lenses: ${lenses.join(', ')}`;
+}
+
+// 2. Fix the code in the editor without saving, run again: the problem disappears.
+export async function fixUnsaved({ wb, workspace }) {
+  await wb.openFile('textutil.py');
+  await wb.replaceLine(6, 'return "-".join(words)');
+  assert.ok(await wb.isDirty(), 'the edited file should be unsaved');
+  const mark = await wb.mark();
+  await wb.command('Greenlight: Run Nearby Tests');
+  const end = await wb.seen('statusbar', /Greenlight: Running tests: 1 passed, 0 failed/, mark, 'the passing run in the status bar');
+  const rows = await wb.waitForProblems('the problem to disappear', (rows) => !rows.some((r) => /hello_world|assertion here/.test(r)));
+  assert.deepEqual(await wb.squiggleLines(), [], 'squiggles left after the passing run');
+  await waitForLens(wb, /1 passed/, 'the result CodeLens over slugify to say "1 passed"');
+  assert.ok(await wb.isDirty(), 'the run must not save the file');
+  const onDisk = fs.readFileSync(path.join(workspace, 'python/textutil.py'), 'utf8');
+  assert.ok(onDisk.includes(kBuggyLine), 'the file on disk changed; the fix was to stay unsaved');
+  await wb.shot('2-fixed-unsaved');
+  await wb.command('File: Revert File');
+  await wb.waitForEditorText('the reverted text', (t) => t.includes(kBuggyLine));
+  return `status bar: "${statusOf(end)}"; Problems rows after: ${rows.length}`;
+}
+
+// 3. Generate triangular() from its comment: Ctrl+. lists the action, the notification shows the
+// rounds, the edit lands, one Ctrl+Z undoes it whole.
+export async function generate({ wb, workspace, readme }) {
+  await wb.openFile('triangle.py');
+  const before = await wb.editorText();
+  const onDisk = fs.readFileSync(path.join(workspace, 'python/triangle.py'), 'utf8');
+  await wb.goToLine(5);
+  const actions = await wb.openCodeActions(/Generate code from comment, verified by tests/);
+  const mark = await wb.mark();
+  await wb.chooseCodeAction(/Generate code from comment, verified by tests/);
+  await wb.seen('toast', /Greenlight: Generating.*round 1\/3/, mark, 'round 1 in the progress notification');
+  await wb.seen('toast', /Greenlight: Generating.*round 2\/3/, mark, 'round 2 in the progress notification');
+  const progressShot = await wb.shot('3b-generate-round-2');
+  const end = await wb.seen('statusbar', /triangular: 2\/2 tests passed in 2 rounds/, mark, 'the outcome in the status bar');
+  const after = await wb.waitForEditorText('the generated function', (t) => /def triangular\(n\):\n\s+if n <= 0:\n\s+return 0\n\s+return n \* \(n \+ 1\) \/\/ 2/.test(t));
+  assert.ok(after.startsWith(before.replace(/\n+$/, '')), 'the code was not inserted after the comment, or something else changed');
+  const rounds = (await wb.seenTexts('toast', mark)).filter((t) => /round \d\/3/.test(t));
+  await wb.shot('3c-generate-applied');
+  fs.copyFileSync(progressShot, readme);
+
+  await wb.focusEditor();
+  await wb.keyboard.press('Control+Z');
+  const undone = await wb.waitForEditorText('one Ctrl+Z to undo the whole edit', (t) => t === before);
+  assert.equal(undone, before);
+  assert.ok(!(await wb.isDirty()), 'after one undo the file should be as saved');
+  assert.equal(fs.readFileSync(path.join(workspace, 'python/triangle.py'), 'utf8'), onDisk, 'generate wrote the file on disk');
+  const steps = [...new Set(rounds.map((t) => t.replace(/^.*?(round)/, '$1').replace(/writing… \d+ tokens?/, 'writing…')))];
+  return `actions: ${actions.join(' | ')}; progress: ${steps.join(' → ')}; status bar: "${statusOf(end)}"`;
+}
+
+// 4. Quick fix on the failing test's diagnostic: the function is fixed, the problem disappears.
+export async function quickFix({ wb }) {
+  await wb.openFile('textutil.py');
+  // A line of our own at the end, unsaved, so this run is not the cached one of scenario 1 (see
+  // the note there).
+  await wb.goToLine(11);
+  await wb.keyboard.insertText('# scenario 4');
+  await wb.goToLine(6);
+  let mark = await wb.mark();
+  await wb.command('Greenlight: Run Nearby Tests');
+  await wb.seen('statusbar', /Greenlight: Running tests: 0 passed, 1 failed/, mark, 'the failing run in the status bar');
+  await wb.waitForProblems('the failing assertion in Problems', hasSlugifyProblem);
+  // Into the diagnostic's range (it starts at the `return`, column 5).
+  await wb.keyboard.press('Home');
+  const actions = await wb.openCodeActions(/Fix slugify\(\) until test_slugify passes/);
+  await wb.shot('4a-quick-fix-menu');
+  mark = await wb.mark();
+  await wb.chooseCodeAction(/Fix slugify\(\) until test_slugify passes/);
+  await wb.seen('toast', /Greenlight: Fixing slugify\(\)/, mark, 'the "Fixing slugify()" notification');
+  const end = await wb.seen('statusbar', /slugify: 1\/1 tests passed in 1 round/, mark, 'the fix\'s outcome in the status bar');
+  const fixed = await wb.waitForEditorText('the fixed function', (t) => t.includes('return "-".join(words)') && !t.includes('"_"'));
+  await wb.waitForProblems('the problem to disappear', (rows) => !rows.some((r) => /hello_world|assertion here/.test(r)));
+  assert.deepEqual(await wb.squiggleLines(), [], 'squiggles left after the fix');
+  await waitForLens(wb, /1 passed/, 'the result CodeLens over slugify to say "1 passed" after the fix');
+  await wb.shot('4b-quick-fix-applied');
+  await wb.command('File: Revert File');
+  await wb.waitForEditorText('the reverted text', (t) => t.includes(kBuggyLine));
+  return `actions: ${actions.join(' | ')}; status bar: "${statusOf(end)}"; slugify now: ${fixed.split('\n').filter((l) => /join/.test(l))[0]?.trim()}`;
+}
+
+// 5. Cancel a slow generation from the notification: nothing changes in the file.
+export async function cancel({ wb, workspace, modelLog }) {
+  await wb.openFile('triangle.py');
+  await wb.goToLine(5);
+  await wb.keyboard.press('End');
+  await wb.keyboard.insertText(' (slowly)');
+  const before = await wb.editorText();
+  assert.match(before, /0 for n <= 0\. \(slowly\)/);
+  await wb.openCodeActions(/Generate code from comment, verified by tests/);
+  const mark = await wb.mark();
+  await wb.chooseCodeAction(/Generate code from comment, verified by tests/);
+  await wb.seen('toast', /Greenlight: Generating.*round 1\/3/, mark, 'the generation\'s notification');
+  // The scripted model has answered its first piece and stalls: the request is in flight.
+  await waitForFile(modelLog, (text) => text.includes('(slowly)'), wb.timeoutMs);
+  await wb.shot('5a-cancel-before');
+  await wb.clickToastButton(/Greenlight: Generating/, 'Cancel');
+  const end = await wb.seen('statusbar', /Greenlight: generation: cancelled; nothing applied/, mark, 'the cancelled outcome in the status bar');
+  await wb.waitFor('the notification to close', () => ![...document.querySelectorAll('.notification-toast')].some((t) => /Generating/.test(t.innerText)));
+  assert.equal(await wb.editorText(), before, 'the editor text changed after the cancelled generation');
+  await wb.shot('5b-cancel-after');
+  await wb.command('File: Revert File');
+  const onDisk = fs.readFileSync(path.join(workspace, 'python/triangle.py'), 'utf8');
+  assert.ok(!onDisk.includes('def triangular'), 'the cancelled generation wrote the file on disk');
+  return `status bar: "${statusOf(end)}"`;
+}
+
+// 6. No provider configured: one clear message that says how to configure one.
+export async function noProvider({ wb }) {
+  await wb.openFile('triangle.py');
+  const before = await wb.editorText();
+  await wb.goToLine(5);
+  await wb.openCodeActions(/Generate code from comment, verified by tests/);
+  const mark = await wb.mark();
+  await wb.chooseCodeAction(/Generate code from comment, verified by tests/);
+  const message = await wb.seen('toast', /provider/i, mark, 'the "no provider" message');
+  // The request has ended once nothing runs any more (no spinner, no progress): no second
+  // message may follow.
+  await wb.waitFor('the generation to end', () => {
+    const bar = document.querySelector('.part.statusbar').innerText;
+    return !/generating…|Generating/.test(bar) && ![...document.querySelectorAll('.notification-toast')].some((t) => /Generating/.test(t.innerText));
+  });
+  const end = (await wb.seenTexts('statusbar', mark)).pop();
+  const toasts = await wb.toasts();
+  const aboutProvider = toasts.filter((t) => /provider|OPENAI_API_KEY|baseUrl/i.test(t));
+  assert.equal(aboutProvider.length, 1, `expected one message about the provider, saw ${JSON.stringify(toasts)}`);
+  assert.match(message, /OPENAI_API_KEY|ANTHROPIC_API_KEY/, 'the message does not say which key to set');
+  assert.match(message, /greenlight\.baseUrl|baseUrl/, 'the message does not mention greenlight.baseUrl');
+  assert.equal(await wb.editorText(), before, 'the editor text changed');
+  await wb.shot('6-no-provider');
+  return `message: "${message}"; status bar: "${statusOf(end)}"`;
+}
+
+// The result lens over slugify (the first line of lenses in textutil.py) matches `re`.
+async function waitForLens(wb, re, what) {
+  await wb.waitFor(what, ({ source }) => {
+    const first = [...document.querySelectorAll('.editor-group-container.active .codelens-decoration')]
+      .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0];
+    return first && new RegExp(source).test(first.textContent);
+  }, { source: re.source });
+}
+
+async function waitForFile(file, predicate, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    if (predicate(text)) return text;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${file}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// In the order they run. Scenario 3 goes first: its round-2 screenshot is the README's image,
+// and a fresh window has no earlier status bar message in it.
+export const kScenarios = [
+  { id: 3, name: 'generate from a comment: rounds, one edit, one undo', fn: generate, provider: true },
+  { id: 1, name: 'run tests from the CodeLens and the palette', fn: runTests, provider: true },
+  { id: 2, name: 'fix unsaved, run again: the problem disappears', fn: fixUnsaved, provider: true },
+  { id: 4, name: 'quick fix on the failing test\'s diagnostic', fn: quickFix, provider: true },
+  { id: 5, name: 'cancel a slow generation from the notification', fn: cancel, provider: true },
+  { id: 6, name: 'no provider configured: one clear message', fn: noProvider, provider: false },
+];
