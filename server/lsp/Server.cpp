@@ -809,15 +809,14 @@ std::shared_ptr<Progress> Server::beginProgress(std::string title, std::optional
     it = it->second.expired() ? progresses_.erase(it) : std::next(it);
   progresses_[key] = progress;
   if (create) {
-    std::weak_ptr<Progress> weak = progress;
+    // Held strongly until the client answers: work that ends first (a cached test run takes
+    // milliseconds) has buffered its begin and end, which must still reach the client.
     sendRequest(
         "window/workDoneProgress/create", Json(protocol::WorkDoneProgressCreateParams{token}),
-        [weak](const Json&) {
-          if (auto p = weak.lock()) p->created(true);
-        },
-        [weak](const protocol::ResponseError& e) {
+        [progress](const Json&) { progress->created(true); },
+        [progress](const protocol::ResponseError& e) {
           GL_LOG(Debug, "window/workDoneProgress/create failed: " << e.message);
-          if (auto p = weak.lock()) p->created(false);
+          progress->created(false);
         });
   }
   return progress;

@@ -453,6 +453,26 @@ TEST_CASE("progress: created by the server, reported, cancellable from the edito
   CHECK(c.responsesFor(id).size() == 1);
 }
 
+TEST_CASE("progress that begins and ends before the client answers create is still sent") {
+  // A cached test run ends in milliseconds, before the editor has answered
+  // window/workDoneProgress/create: its begin and end are sent once the token exists.
+  TestClient c([](lsp::Server& s) {
+    s.onRequestRaw("test/quick", [](const Json&, lsp::RequestContext ctx) {
+      auto p = ctx.beginProgress("Running tests");
+      p->end(std::string("1 passed, 0 failed"));
+      ctx.reply.result(nullptr);
+    });
+  });
+  c.initialize(Json{{"window", {{"workDoneProgress", true}}}});
+  c.request("test/quick", Json::object());
+  c.settle();
+  REQUIRE(c.serverRequests("window/workDoneProgress/create").size() == 1);
+  auto progress = c.notifications("$/progress");
+  REQUIRE(progress.size() == 2);
+  CHECK(progress[0]["params"]["value"]["kind"] == "begin");
+  CHECK(progress[1]["params"]["value"] == Json{{"kind", "end"}, {"message", "1 passed, 0 failed"}});
+}
+
 TEST_CASE("progress uses the client's workDoneToken and is silent without support") {
   TestClient c([](lsp::Server& s) {
     s.onRequestRaw("test/progress", [](const Json&, lsp::RequestContext ctx) {
