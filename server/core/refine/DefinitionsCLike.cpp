@@ -166,26 +166,6 @@ HeadMatch classifyJs(const std::string& h, const Frame& parent) {
   return out;
 }
 
-std::string bodyShape(const ScannedSource& s, std::size_t from, std::size_t to) {
-  std::string out;
-  std::string_view text = s.text();
-  for (std::size_t k = from; k < to; ++k) {
-    CharClass c = s.at(k);
-    if (c == CharClass::Comment) continue;
-    if (c == CharClass::String) {
-      if (k == from || s.at(k - 1) != CharClass::String) out += 'S';
-      continue;
-    }
-    if (std::isspace(static_cast<unsigned char>(text[k]))) {
-      if (!out.empty() && out.back() != ' ') out += ' ';
-      continue;
-    }
-    out += text[k];
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
-}
-
 bool isStubBody(const std::string& shape) {
   if (shape.empty()) return true;
   if (shape.rfind("throw", 0) != 0 || (shape.size() > 5 && (std::isalnum(static_cast<unsigned char>(shape[5])) || shape[5] == '_')))
@@ -291,7 +271,7 @@ std::vector<Definition> clikeDefinitions(const ScannedSource& s) {
         if (done.def >= 0) {
           Definition& d = out[static_cast<std::size_t>(done.def)];
           d.last = s.lineOf(k);
-          bool stub = d.stub && isStubBody(bodyShape(s, done.open + 1, k));
+          bool stub = d.stub && isStubBody(s.shape(done.open + 1, k));
           // Nothing but `;`, `,` or a comment may follow the closing brace on its line.
           const auto& L = s.line(d.last);
           for (std::size_t q = k + 1; q < L.end; ++q) {

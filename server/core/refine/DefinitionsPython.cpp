@@ -17,21 +17,10 @@ const std::regex& defLine() {
   return k;
 }
 
-// The body's statements with strings as 'S', comments and whitespace dropped.
+// The body's statements with strings as 'S', comments, whitespace and ';' dropped.
 std::string bodyShape(const ScannedSource& s, std::size_t from, std::size_t to) {
-  std::string out;
-  std::string_view text = s.text();
-  for (std::size_t k = from; k < to; ++k) {
-    CharClass c = s.at(k);
-    if (c == CharClass::Comment) continue;
-    if (c == CharClass::String) {
-      if (k == from || s.at(k - 1) != CharClass::String) out += 'S';
-      continue;
-    }
-    char ch = text[k];
-    if (std::isspace(static_cast<unsigned char>(ch)) || ch == ';') continue;
-    out += ch;
-  }
+  std::string out = s.shape(from, to);
+  std::erase_if(out, [](char c) { return c == ' ' || c == ';'; });
   return out;
 }
 

@@ -355,4 +355,23 @@ std::size_t ScannedSource::matching(std::size_t open) const {
   return std::string_view::npos;
 }
 
+std::string ScannedSource::shape(std::size_t begin, std::size_t end) const {
+  std::string out;
+  for (std::size_t k = begin; k < end; ++k) {
+    CharClass c = classes_[k];
+    if (c == CharClass::Comment) continue;
+    if (c == CharClass::String) {
+      if (k == begin || classes_[k - 1] != CharClass::String) out += 'S';
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(text_[k]))) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+      continue;
+    }
+    out += text_[k];
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 }  // namespace greenlight::core::refine

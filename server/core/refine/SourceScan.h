@@ -42,6 +42,9 @@ class ScannedSource {
   std::string masked(std::size_t begin, std::size_t end) const;
   // 1-based line holding `offset`.
   int lineOf(std::size_t offset) const;
+  // The code of [begin, end) reduced to what tells a stub apart: comments dropped, each string
+  // one 'S', whitespace runs one space, none at either end.
+  std::string shape(std::size_t begin, std::size_t end) const;
 
   bool isBlank(int n) const;
   // Only a comment (and whitespace) on the line, and the line does not start inside a string.
