@@ -39,6 +39,7 @@
 #include <dirent.h>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,7 @@ class SandboxExecution final : public Execution {
  public:
   explicit SandboxExecution(const Policy& policy) : policy_(policy) {}
   ~SandboxExecution() override {
+    endRun();
     if (held_ && pidfd_ >= 0) {
       // An unused spare: nothing ran in it, so nothing needs waiting for.
       ::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
@@ -130,6 +132,18 @@ class SandboxExecution final : public Execution {
     }
     closeAll();
     detail::removeTree(hostScratch_);
+  }
+
+  // Counted among the runs in progress (Spares.h) until its verdict.
+  void beginRun() {
+    if (counted_ || finished_) return;
+    counted_ = true;
+    detail::runBegins();
+  }
+  void endRun() {
+    if (!counted_) return;
+    counted_ = false;
+    detail::runEnds();
   }
 
   // A spare (Spares.h): launched like any run, but its init blocks before the payload until
@@ -147,6 +161,13 @@ class SandboxExecution final : public Execution {
     if (finished_ || spareBroken_ || !setupError_.empty() || !seccompError_.empty()) return false;
     pollfd exited{pidfd_, POLLIN, 0};
     if (::poll(&exited, 1, 0) != 0) return false;
+    if (plan_->warm) {
+      // The interpreter's start-up printed something (a warning, a failed import): that output
+      // is not the run's, so the run goes cold rather than show it.
+      if (policy.inheritStdin || !policy.stdinData.empty()) return false;
+      pollfd out[2] = {{stdout_, POLLIN, 0}, {stderr_, POLLIN, 0}};
+      if (::poll(out, 2, 0) != 0) return false;
+    }
     int stdinPipe[2] = {-1, -1};
     int stdinFd = -1;
     if (policy.inheritStdin) {
@@ -166,6 +187,7 @@ class SandboxExecution final : public Execution {
       return false;
     }
     held_ = false;
+    warmGo_ = plan_->warm;
     policy_ = policy;
     start_ = Clock::now();
     deadline_ = start_ + std::chrono::microseconds(static_cast<long long>(policy_.timeLimitSec * 1e6));
@@ -194,6 +216,7 @@ class SandboxExecution final : public Execution {
     hostScratch_ = outcome.hostScratch;
     if (!outcome.ok) return failSetup(outcome.error);
     plan_->held = held_;
+    plan_->warm = held_ && policy_.warm != nullptr;
 
     int outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1}, inPipe[2] = {-1, -1}, status[2] = {-1, -1};
     if (::pipe2(outPipe, O_CLOEXEC) != 0 || ::pipe2(errPipe, O_CLOEXEC) != 0 ||
@@ -271,6 +294,7 @@ class SandboxExecution final : public Execution {
       feedStdin();
     }
     verdict_.isolation = expectedIsolation();
+    if (plan_->warm) sendWarmFiles();
   }
 
   std::vector<int> watchFds() const override {
@@ -328,6 +352,8 @@ class SandboxExecution final : public Execution {
   }
 
   const Verdict& verdict() const override { return verdict_; }
+
+  int initPid() const { return finished_ ? -1 : pid_; }
 
  private:
   Isolation expectedIsolation() const {
@@ -471,6 +497,10 @@ class SandboxExecution final : public Execution {
       m.detail[sizeof m.detail - 1] = '\0';
       switch (m.kind) {
         case MessageKind::SetupError:
+          if (warmGo_ && std::strncmp(m.step, "warm", sizeof m.step) == 0) {
+            relaunchCold();
+            return;
+          }
           if (setupError_.empty())
             setupError_ = std::string(m.step) + ": " + m.detail + ": " + std::strerror(m.err);
           break;
@@ -512,6 +542,36 @@ class SandboxExecution final : public Execution {
     stdoutBytes_ = stderrBytes_ = stdinOffset_ = 0;
     Mode next = ::geteuid() == 0 ? Mode::RootThenUserNs : Mode::NoNamespaces;
     launch(next, false);
+  }
+
+  // A warm spare whose interpreter was gone when its run came: the run starts over cold (the
+  // interpreter printed nothing, or go() would have refused it, so no output is lost or mixed).
+  void relaunchCold() {
+    detail::countWarmFellBack();
+    siginfo_t info;
+    ::waitid(P_PIDFD, static_cast<id_t>(pidfd_), &info, WEXITED);  // init exits after its report
+    closeAll();
+    detail::removeTree(hostScratch_);
+    hostScratch_.clear();
+    verdict_ = Verdict{};
+    stdoutBytes_ = stderrBytes_ = stdinOffset_ = 0;
+    warmGo_ = false;
+    setupError_.clear();
+    launch(mode_, plan_->tryUserNs);
+  }
+
+  // A warm spare's files for its interpreter, sent right after clone (the status socket
+  // buffers them until init asks).
+  void sendWarmFiles() {
+    detail::SpareRequest files = detail::buildPreseedRequest(policy_.warm->files);
+    if (files.fd < 0) {
+      spareBroken_ = true;
+      return;
+    }
+    detail::GoMessage message{detail::kPreseedMagic, 0};
+    long sent = detail::sendWithFds(status_, &message, sizeof message, &files.fd, 1);
+    ::close(files.fd);
+    if (sent != static_cast<long>(sizeof message)) spareBroken_ = true;
   }
 
   void handleNotifications() {
@@ -572,6 +632,7 @@ class SandboxExecution final : public Execution {
 
   void finalize() {
     finished_ = true;
+    endRun();
     Verdict& v = verdict_;
     v.wallMs = std::chrono::duration<double, std::milli>(endTime_ - start_).count();
     auto ms = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1000.0 + t.tv_usec / 1000.0; };
@@ -681,7 +742,7 @@ class SandboxExecution final : public Execution {
   std::size_t stdoutBytes_ = 0, stderrBytes_ = 0, stdinOffset_ = 0;
   Clock::time_point start_{}, deadline_{}, endTime_{};
   std::optional<Status> cause_;
-  bool held_ = false, spareBroken_ = false;
+  bool held_ = false, spareBroken_ = false, warmGo_ = false, counted_ = false;
   bool killSent_ = false, reaped_ = false, finished_ = false, gotExit_ = false, layersKnown_ = false;
   std::int64_t treeCpuUs_ = 0, treeMaxRssKb_ = 0;
   int payloadStatus_ = 0, liveTasks_ = 0, killedTasks_ = 0, initCode_ = 0, initStatus_ = 0;
@@ -690,39 +751,57 @@ class SandboxExecution final : public Execution {
 
 }  // namespace
 
+int detail::spareInitPid(const Execution& spare) { return static_cast<const SandboxExecution&>(spare).initPid(); }
+
 std::unique_ptr<Execution> detail::launchSpare(const Policy& policy, Mode mode, bool tryUserNs) {
   auto execution = std::make_unique<SandboxExecution>(policy);
   execution->launchHeld(mode, tryUserNs);
   return execution;
 }
 
+namespace {
+
+// The namespace strategy a run takes now.
+std::pair<Mode, bool> currentMode() {
+  if (::geteuid() == 0) return {Mode::RootThenUserNs, !detail::userNsKnownUnusable()};
+  if (!detail::userNsKnownUnusable()) return {Mode::UserNs, true};
+  return {Mode::NoNamespaces, false};
+}
+
+}  // namespace
+
+void prepareSpare(const Policy& policy) {
+  auto [mode, tryUserNs] = currentMode();
+  if (mode == Mode::NoNamespaces || policy.argv.empty() || !detail::sparesEnabled()) return;
+  detail::wantSpare(detail::spareKey(policy, mode, tryUserNs), policy, mode, tryUserNs);
+}
+
 std::unique_ptr<Execution> Execution::start(const Policy& policy) {
   detail::reapFinished();
-  Mode mode = Mode::NoNamespaces;
-  bool tryUserNs = false;
-  if (::geteuid() == 0) {
-    mode = Mode::RootThenUserNs;
-    tryUserNs = !detail::userNsKnownUnusable();
-  } else if (!detail::userNsKnownUnusable()) {
-    mode = Mode::UserNs;
-    tryUserNs = true;
-  }
+  auto [mode, tryUserNs] = currentMode();
   // Spares need the namespaces: a degraded run has no init to hold.
   const bool spares = mode != Mode::NoNamespaces && !policy.argv.empty() && detail::sparesEnabled();
   std::string key;
   if (spares) {
     key = detail::spareKey(policy, mode, tryUserNs);
     if (std::unique_ptr<Execution> spare = detail::takeSpare(key)) {
-      detail::SpareRequest request = detail::buildSpareRequest(policy);
+      std::set<std::string> skip;
+      if (detail::warmEligible(policy)) skip = detail::preseedPaths(policy.warm->files);
+      detail::SpareRequest request = detail::buildSpareRequest(policy, skip.empty() ? nullptr : &skip);
       bool started = request.fd >= 0 && static_cast<SandboxExecution*>(spare.get())->go(policy, request.fd);
       if (request.fd >= 0) ::close(request.fd);
       detail::wantSpare(key, policy, mode, tryUserNs);
-      if (started) return spare;
+      if (started) {
+        if (!skip.empty()) detail::countWarmUsed();
+        static_cast<SandboxExecution*>(spare.get())->beginRun();
+        return spare;
+      }
       detail::countDiscarded();
     }
   }
   auto execution = std::make_unique<SandboxExecution>(policy);
   execution->launch(mode, tryUserNs);
+  execution->beginRun();
   if (spares) detail::wantSpare(key, policy, mode, tryUserNs);
   return execution;
 }

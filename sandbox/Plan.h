@@ -110,6 +110,10 @@ struct LaunchPlan {
   // A spare (Spares.h): built and then held, blocked in init until the supervisor's go
   // message says what to run (GoMessage); argv/env/workdir/candidates above are placeholders.
   bool held = false;
+  // A warm spare (Policy::WarmStart): before awaiting go, init receives the interpreter's files
+  // (a request memfd with seed entries only, kPreseedMagic) and starts the payload at once,
+  // argv/env/workdir above being the interpreter's own, with kWarmRunFd the socket its run arrives on.
+  bool warm = false;
 
   // Child-side fds (inherited through clone; the child dup2s them onto 0/1/2).
   int stdinFd = -1;        // -1 with inheritStdin: leave fd 0 alone
@@ -128,6 +132,7 @@ enum class MessageKind : std::uint32_t {
 
 // What the payload runs with: from the plan for a cold start, from the go request for a spare.
 struct ExecSpec {
+  const char* workdir = nullptr;  // set from a go request (a warm payload is told it)
   char* const* argv = nullptr;
   char* const* envp = nullptr;
   const char* const* candidates = nullptr;
@@ -137,6 +142,8 @@ struct ExecSpec {
 // Supervisor -> held spare, on statusFd: start the payload. SCM_RIGHTS carries the request
 // memfd (SpareRequest.h's format) and, when hasStdin, the fd to put on the payload's stdin.
 inline constexpr std::uint32_t kGoMagic = 0x676c676f;  // "glgo"
+// Supervisor -> warm spare, sent right after clone: the files its interpreter needs (hasStdin 0).
+inline constexpr std::uint32_t kPreseedMagic = 0x676c7073;  // "glps"
 struct GoMessage {
   std::uint32_t magic;
   std::uint32_t hasStdin;

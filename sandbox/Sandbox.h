@@ -34,6 +34,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace greenlight::sandbox {
@@ -91,6 +92,9 @@ struct Bind {
   bool writable = false;
 };
 
+// Where a warm interpreter reads its run (Policy::WarmStart): RLIMIT_NOFILE is 1024 in the sandbox.
+inline constexpr int kWarmRunFd = 1023;
+
 struct Policy {
   std::vector<std::string> argv;       // argv[0] resolved with the sandbox PATH if not absolute
   std::vector<std::string> env;        // "K=V"; added to the scratch-built PATH/LANG/HOME/TMPDIR
@@ -118,6 +122,28 @@ struct Policy {
   // When set, output is streamed here as it arrives (still capped) instead of captured.
   // stream: 1 = stdout, 2 = stderr. Called on the supervising thread.
   std::function<void(int stream, std::string_view data)> onOutput;
+
+  // Warm start (an interpreter started ahead; used only with keepSpares(true)). When set, the
+  // run may be handed to a spare whose payload, `warm->argv` with this policy's environment,
+  // was already started in the sandbox before the run came: it has loaded what it can (site,
+  // the harness) and blocks reading fd kWarmRunFd, a stream socket (the last descriptor
+  // RLIMIT_NOFILE allows, so that the interpreter's own descriptors get the numbers they get
+  // in a cold start). At go it reads the run, then EOF:
+  //   "<argc>\0<envc>\0" argv[argc] "\0"-terminated, envp[envc] likewise, then the workdir.
+  // and must then behave exactly as `argv` would have (WarmBoot in core/testing does that for
+  // Python and node). The run's limits, seccomp profile, output capture and verdict are those
+  // of a cold run; the interpreter's own start-up CPU time is in the verdict's cpuMs.
+  // Without a warm spare for this shape (none yet, spares off, it died, it printed anything
+  // before its run) the run starts cold with `argv`, as if `warm` were unset.
+  // Not with stdin (stdinData, inheritStdin): the interpreter was started with /dev/null.
+  struct WarmStart {
+    std::vector<std::string> argv;
+    // Files (path relative to /work, contents) the interpreter loads before its run: written
+    // into /work before it starts. Those the run's scratchSource also holds are not copied
+    // again at go: at the same path they must have the same contents.
+    std::vector<std::pair<std::string, std::string>> files;
+  };
+  std::shared_ptr<const WarmStart> warm;
 };
 
 // Blocking run. `cancelFd` (optional): when it becomes readable the whole tree is killed at
@@ -132,12 +158,26 @@ Verdict run(const Policy& policy, int cancelFd = -1);
 // (the language server); a one-shot CLI gains nothing. Off by default; thread-safe.
 // Cost: one sleeping process per shape (at most four), rebuilt after each use.
 void keepSpares(bool on);
+// Asks for a spare of `policy`'s shape (warm when it has WarmStart) without running anything:
+// for a caller that knows a run of that shape is coming. No-op when spares are off.
+void prepareSpare(const Policy& policy);
 struct SpareStats {
   unsigned long built = 0;      // spares made ready
   unsigned long used = 0;       // taken by a run (one found unfit is also counted discarded)
   unsigned long discarded = 0;  // dropped unused: stale, dead, unfit, evicted, spares off
+  unsigned long warmBuilt = 0;    // of the built, with a pre-started interpreter
+  unsigned long warmUsed = 0;     // runs handed to a pre-started interpreter
+  unsigned long warmFellBack = 0;  // warm runs whose interpreter was gone at go: re-run cold
 };
 SpareStats spareStats();
+// The spares ready now, one line each: what it holds, how long it has idled and the resident
+// memory of its processes ("warm /usr/bin/python3 -B, idle 3.2 s, 14 MB resident" or
+// "sandbox (native), idle 0.4 s, 1 MB resident"), for `greenlight doctor` and the server's log.
+std::vector<std::string> describeSpares();
+// A ready spare is dropped once it has idled this long (its binds were resolved when it was
+// built; a reinstalled prefix would otherwise show old contents, and an idle interpreter is
+// memory nobody uses).
+inline constexpr double kSpareIdleSeconds = 60;
 
 // Non-blocking supervision of one sandbox.
 class Execution {

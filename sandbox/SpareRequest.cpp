@@ -34,7 +34,8 @@ void appendEntry(std::string& out, SeedKind kind, std::uint32_t mode, const std:
 }
 
 // Appends the tree's entries; returns an error message or empty.
-std::string appendSeed(const Policy& policy, std::string& out, std::uint64_t& entries) {
+std::string appendSeed(const Policy& policy, std::string& out, std::uint64_t& entries,
+                       const std::set<std::string>* skip) {
   std::error_code ec;
   fs::path root = fs::canonical(policy.scratchSource, ec);
   if (ec || !fs::is_directory(root, ec)) return "scratch source " + policy.scratchSource + ": not a directory";
@@ -50,6 +51,7 @@ std::string appendSeed(const Policy& policy, std::string& out, std::uint64_t& en
     struct stat st;
     if (::lstat(p.c_str(), &st) != 0) return "scratch source " + p.string() + ": " + std::strerror(errno);
     std::string rel = p.lexically_relative(root).string();
+    if (skip != nullptr && skip->count(rel) != 0) continue;
     std::string data;
     if (S_ISDIR(st.st_mode)) {
       appendEntry(out, SeedKind::Dir, (st.st_mode & 0777) | 0700, rel, data, false);
@@ -72,9 +74,73 @@ std::string appendSeed(const Policy& policy, std::string& out, std::uint64_t& en
   return {};
 }
 
+// The request's bytes in a sealed-off memfd (close-on-exec).
+SpareRequest toMemfd(const std::string& bytes) {
+  SpareRequest request;
+  int fd = ::memfd_create("greenlight-go", MFD_CLOEXEC);
+  if (fd < 0) {
+    request.error = std::string("memfd_create: ") + std::strerror(errno);
+    return request;
+  }
+  if (int err = writeAllFd(fd, bytes.data(), bytes.size()); err != 0) {
+    request.error = std::string("memfd write: ") + std::strerror(err);
+    ::close(fd);
+    return request;
+  }
+  request.fd = fd;
+  return request;
+}
+
+std::string assemble(RequestHeader header, const std::string& strings, const std::string& seed, std::size_t slots) {
+  std::size_t slotsOffset = sizeof header + strings.size() + seed.size();
+  slotsOffset = (slotsOffset + 7) & ~std::size_t{7};
+  header.slotsOffset = slotsOffset;
+  std::string bytes;
+  bytes.reserve(slotsOffset + slots * sizeof(char*));
+  appendRaw(bytes, header);
+  bytes += strings;
+  bytes += seed;
+  bytes.resize(slotsOffset + slots * sizeof(char*), '\0');
+  return bytes;
+}
+
 }  // namespace
 
-SpareRequest buildSpareRequest(const Policy& policy) {
+std::set<std::string> preseedPaths(const std::vector<std::pair<std::string, std::string>>& files) {
+  std::set<std::string> paths;
+  for (const auto& [path, data] : files) {
+    for (fs::path p = fs::path(path).lexically_normal(); !p.empty() && p != p.parent_path(); p = p.parent_path())
+      paths.insert(p.string());
+  }
+  return paths;
+}
+
+SpareRequest buildPreseedRequest(const std::vector<std::pair<std::string, std::string>>& files) {
+  std::string seed;
+  std::uint64_t entries = 0;
+  std::set<std::string> made;
+  for (const auto& [path, data] : files) {
+    fs::path rel = fs::path(path).lexically_normal();
+    if (rel.empty() || rel.is_absolute() || *rel.begin() == "..") {
+      SpareRequest bad;
+      bad.error = "warm file " + path + ": not a path under /work";
+      return bad;
+    }
+    std::vector<fs::path> parents;
+    for (fs::path p = rel.parent_path(); !p.empty(); p = p.parent_path()) parents.push_back(p);
+    for (auto it = parents.rbegin(); it != parents.rend(); ++it) {
+      if (!made.insert(it->string()).second) continue;
+      appendEntry(seed, SeedKind::Dir, 0755, it->string(), std::string(), false);
+      ++entries;
+    }
+    appendEntry(seed, SeedKind::File, 0644, rel.string(), data, false);
+    ++entries;
+  }
+  RequestHeader header{kRequestMagic, 0, 0, 0, 0, entries, 0};
+  return toMemfd(assemble(header, std::string(), seed, 3));
+}
+
+SpareRequest buildSpareRequest(const Policy& policy, const std::set<std::string>* skip) {
   SpareRequest request;
   if (policy.argv.empty() || policy.argv[0].empty()) {
     request.error = "empty command";
@@ -95,7 +161,7 @@ SpareRequest buildSpareRequest(const Policy& policy) {
   std::string seed;
   std::uint64_t entries = 0;
   if (!policy.scratchSource.empty()) {
-    if (std::string error = appendSeed(policy, seed, entries); !error.empty()) {
+    if (std::string error = appendSeed(policy, seed, entries, skip); !error.empty()) {
       request.error = error;
       return request;
     }
@@ -108,28 +174,7 @@ SpareRequest buildSpareRequest(const Policy& policy) {
                        entries,
                        0};
   const std::size_t slots = exec.argvStore.size() + exec.envStore.size() + exec.execCandidates.size() + 3;
-  std::size_t slotsOffset = sizeof header + strings.size() + seed.size();
-  slotsOffset = (slotsOffset + 7) & ~std::size_t{7};
-  header.slotsOffset = slotsOffset;
-  std::string bytes;
-  bytes.reserve(slotsOffset + slots * sizeof(char*));
-  appendRaw(bytes, header);
-  bytes += strings;
-  bytes += seed;
-  bytes.resize(slotsOffset + slots * sizeof(char*), '\0');
-
-  int fd = ::memfd_create("greenlight-go", MFD_CLOEXEC);
-  if (fd < 0) {
-    request.error = std::string("memfd_create: ") + std::strerror(errno);
-    return request;
-  }
-  if (int err = writeAllFd(fd, bytes.data(), bytes.size()); err != 0) {
-    request.error = std::string("memfd write: ") + std::strerror(err);
-    ::close(fd);
-    return request;
-  }
-  request.fd = fd;
-  return request;
+  return toMemfd(assemble(header, strings, seed, slots));
 }
 
 }  // namespace greenlight::sandbox::detail

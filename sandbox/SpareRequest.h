@@ -16,7 +16,10 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sandbox/Plan.h"
 #include "sandbox/Sandbox.h"
@@ -50,6 +53,15 @@ struct SpareRequest {
 // Serialises policy's workdir/argv/environment (as planExec builds them for a namespaced
 // sandbox) and its scratchSource tree. A tree the cold path would treat differently (a file
 // over the file-size limit, more than the scratch space) yields an error, not a request.
-SpareRequest buildSpareRequest(const Policy& policy);
+// `skip`: paths relative to /work that are there already (a warm spare's files and their
+// directories, WarmStart::files), left out of the seed.
+SpareRequest buildSpareRequest(const Policy& policy, const std::set<std::string>* skip = nullptr);
+
+// A warm spare's files (WarmStart::files) as a request with no strings and only seed entries:
+// each file (0644) after its parent directories (0755).
+SpareRequest buildPreseedRequest(const std::vector<std::pair<std::string, std::string>>& files);
+
+// The relative paths buildPreseedRequest creates for `files`: the files and every parent.
+std::set<std::string> preseedPaths(const std::vector<std::pair<std::string, std::string>>& files);
 
 }  // namespace greenlight::sandbox::detail

@@ -1,8 +1,13 @@
 #include "sandbox/Spares.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <functional>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
+#include <fstream>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -20,9 +25,10 @@ using Clock = std::chrono::steady_clock;
 // Policy shapes kept warm at once: a C++ test run alternates compile and run, Python and
 // node runs add one each.
 constexpr std::size_t kMaxReady = 4;
-// A spare older than this is not used: its binds were resolved when it was built, and a
-// prefix reinstalled meanwhile (pyenv, nvm) would otherwise show its old contents.
-constexpr auto kMaxAge = std::chrono::seconds(60);
+// A spare older than this is not used, and the builder drops it: its binds were resolved
+// when it was built (a prefix reinstalled meanwhile would show its old contents), and an idle
+// warm interpreter is tens of MB nobody uses.
+constexpr auto kMaxAge = std::chrono::milliseconds(static_cast<long long>(kSpareIdleSeconds * 1000));
 
 struct Job {
   std::string key;
@@ -35,7 +41,19 @@ struct Ready {
   std::string key;
   std::unique_ptr<Execution> spare;
   Clock::time_point built;
+  std::string label;  // for describeSpares()
 };
+
+// What a spare of `policy`'s shape is, in a few words.
+std::string labelFor(const Policy& policy) {
+  if (!policy.warm) return "sandbox (" + std::string(profileName(policy.profile)) + ")";
+  std::string text = "warm";
+  for (const std::string& a : policy.warm->argv) {
+    if (&a != &policy.warm->argv.front() && a.rfind("/work/", 0) == 0) break;  // the boot script
+    text += " " + a;
+  }
+  return text;
+}
 
 struct Pool {
   std::mutex mutex;
@@ -45,27 +63,67 @@ struct Pool {
   std::deque<Job> queue;
   std::vector<Ready> ready;
   SpareStats stats;
+  int activeRuns = 0;
+  std::string building;  // the key the builder has taken off the queue and not yet made ready
 };
+
+// How long a warm spare's build waits for the runs in progress to end.
+constexpr auto kWarmBuildDefer = std::chrono::seconds(3);
 
 Pool& pool() {
   static auto* p = new Pool;  // never destroyed: the builder thread may use it until exit
   return *p;
 }
 
+// Drops the ready spares older than kMaxAge into `out` (destroyed by the caller, unlocked).
+void evictStale(Pool& p, std::vector<std::unique_ptr<Execution>>& out) {
+  const auto now = Clock::now();
+  for (auto it = p.ready.begin(); it != p.ready.end();) {
+    if (now - it->built < kMaxAge) {
+      ++it;
+      continue;
+    }
+    out.push_back(std::move(it->spare));
+    it = p.ready.erase(it);
+    ++p.stats.discarded;
+  }
+}
+
 void builderLoop() {
   Pool& p = pool();
   for (;;) {
     Job job;
+    std::vector<std::unique_ptr<Execution>> stale;
     {
       std::unique_lock<std::mutex> lock(p.mutex);
-      p.wake.wait(lock, [&] { return !p.queue.empty(); });
+      for (;;) {
+        evictStale(p, stale);
+        if (!p.queue.empty() || !stale.empty()) break;
+        if (p.ready.empty()) {
+          p.wake.wait(lock);
+          continue;
+        }
+        auto oldest = p.ready.front().built;
+        for (const Ready& r : p.ready) oldest = std::min(oldest, r.built);
+        p.wake.wait_until(lock, oldest + kMaxAge + std::chrono::milliseconds(10));
+      }
+      if (p.queue.empty()) {
+        lock.unlock();
+        stale.clear();
+        reapFinished();
+        continue;
+      }
       job = std::move(p.queue.front());
       p.queue.pop_front();
+      p.building = job.key;
+      if (job.policy.warm) p.wake.wait_for(lock, kWarmBuildDefer, [&] { return p.activeRuns == 0; });
     }
+    stale.clear();
     std::unique_ptr<Execution> spare = launchSpare(job.policy, job.mode, job.tryUserNs);
     std::unique_ptr<Execution> drop;  // destroyed outside the lock
     {
       std::lock_guard<std::mutex> lock(p.mutex);
+      p.building.clear();
       bool have = false;
       for (const Ready& r : p.ready) have = have || r.key == job.key;
       if (spare->finished() || !p.enabled || have) {
@@ -80,8 +138,9 @@ void builderLoop() {
           p.ready.erase(oldest);
           ++p.stats.discarded;
         }
-        p.ready.push_back({job.key, std::move(spare), Clock::now()});
+        p.ready.push_back({job.key, std::move(spare), Clock::now(), labelFor(job.policy)});
         ++p.stats.built;
+        if (job.policy.warm) ++p.stats.warmBuilt;
       }
     }
     drop.reset();
@@ -105,7 +164,46 @@ std::string spareKey(const Policy& policy, Mode mode, bool tryUserNs) {
       << policy.cpuLimitSec << sep << policy.memoryLimitMb << sep << policy.processes << sep << policy.fileSizeLimitMb
       << sep << policy.scratchSizeMb << sep << policy.allowUnsandboxed;
   for (const Bind& b : policy.binds) key << sep << b.hostPath << sep << b.sandboxPath << sep << b.writable;
+  if (warmEligible(policy)) {
+    // The interpreter read these when it started: a run with others needs another one.
+    key << sep << "warm";
+    for (const std::string& a : policy.warm->argv) key << sep << a;
+    key << sep << "env";
+    for (const std::string& e : policy.env) key << sep << e;
+    key << sep << "files";
+    for (const auto& [path, data] : policy.warm->files)
+      key << sep << path << sep << data.size() << sep << std::hash<std::string>{}(data);
+  }
   return key.str();
+}
+
+bool warmEligible(const Policy& policy) {
+  return policy.warm != nullptr && !policy.warm->argv.empty() && !policy.argv.empty() && policy.stdinData.empty() &&
+         !policy.inheritStdin;
+}
+
+void runBegins() {
+  Pool& p = pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  ++p.activeRuns;
+}
+
+void runEnds() {
+  Pool& p = pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  if (--p.activeRuns == 0) p.wake.notify_all();
+}
+
+void countWarmUsed() {
+  Pool& p = pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  ++p.stats.warmUsed;
+}
+
+void countWarmFellBack() {
+  Pool& p = pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  ++p.stats.warmFellBack;
 }
 
 std::unique_ptr<Execution> takeSpare(const std::string& key) {
@@ -118,11 +216,12 @@ std::unique_ptr<Execution> takeSpare(const std::string& key) {
       if (it->key != key) continue;
       std::unique_ptr<Execution> spare = std::move(it->spare);
       bool fresh = Clock::now() - it->built < kMaxAge;
-      p.ready.erase(it);
       if (fresh) {
         ++p.stats.used;
+        p.ready.erase(it);
         return spare;
       }
+      p.ready.erase(it);
       ++p.stats.discarded;
       stale = std::move(spare);
       break;
@@ -139,12 +238,18 @@ void wantSpare(const std::string& key, const Policy& policy, Mode mode, bool try
     if (r.key == key) return;
   for (const Job& j : p.queue)
     if (j.key == key) return;
+  if (p.building == key) return;
   // The spare's own policy: the shape only. The run's argv, environment, working directory,
   // stdin and seed come with its go request.
   Policy shape = policy;
   shape.profile = resolveProfile(policy.profile, policy.argv.empty() ? std::string() : policy.argv[0]);
   shape.argv = {"spare"};
-  shape.env.clear();
+  if (warmEligible(policy)) {
+    shape.argv = policy.warm->argv;  // started at once, with the run's environment (kept)
+  } else {
+    shape.warm.reset();
+    shape.env.clear();
+  }
   shape.workdir.clear();
   shape.scratchSource.clear();
   shape.stdinData.clear();
@@ -179,6 +284,46 @@ void keepSpares(bool on) {
   }
   dropped.clear();
   detail::reapFinished();
+}
+
+namespace detail {
+namespace {
+
+// Resident memory (kB) of a process and its descendants, from /proc (0 for what is gone).
+long treeRssKb(const std::string& pid, int depth = 0) {
+  long kb = 0;
+  std::ifstream status("/proc/" + pid + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmRSS:", 0) == 0) kb = std::atol(line.c_str() + 6);
+  }
+  if (depth < 4) {
+    std::ifstream children("/proc/" + pid + "/task/" + pid + "/children");
+    for (std::string child; children >> child;) kb += treeRssKb(child, depth + 1);
+  }
+  return kb;
+}
+
+}  // namespace
+}  // namespace detail
+
+std::vector<std::string> describeSpares() {
+  std::vector<std::pair<std::string, int>> ready;  // label with idle time, init pid
+  {
+    detail::Pool& p = detail::pool();
+    std::lock_guard<std::mutex> lock(p.mutex);
+    const auto now = detail::Clock::now();
+    for (const detail::Ready& r : p.ready) {
+      char idle[32];
+      std::snprintf(idle, sizeof idle, "%.1f", std::chrono::duration<double>(now - r.built).count());
+      ready.emplace_back(r.label + ", idle " + idle + " s", detail::spareInitPid(*r.spare));
+    }
+  }
+  std::vector<std::string> lines;
+  for (const auto& [label, pid] : ready) {
+    const long kb = pid > 0 ? detail::treeRssKb(std::to_string(pid)) : 0;
+    lines.push_back(label + ", " + std::to_string((kb + 512) / 1024) + " MB resident");
+  }
+  return lines;
 }
 
 SpareStats spareStats() {

@@ -90,6 +90,34 @@ bool unpackSeed(const LaunchPlan& plan, const char* cursor, const char* end, std
 
 }  // namespace
 
+bool receivePreseed(const LaunchPlan& plan) {
+  GoMessage message;
+  std::memset(&message, 0, sizeof message);
+  int fds[2] = {-1, -1};
+  std::size_t fdCount = 0;
+  long n = recvWithFds(plan.statusFd, &message, sizeof message, fds, &fdCount, 0);
+  if (n == 0) ::_exit(0);  // the supervisor dropped this spare
+  if (n < 0) return fail(plan, "recvmsg", "warm files", errno);
+  if (static_cast<std::size_t>(n) != sizeof message || message.magic != kPreseedMagic || fdCount != 1)
+    return fail(plan, "recvmsg", "warm files", EPROTO);
+  struct stat st;
+  if (::fstat(fds[0], &st) != 0) return fail(plan, "fstat", "warm files", errno);
+  const auto size = static_cast<std::size_t>(st.st_size);
+  RequestHeader h;
+  if (size < sizeof h) return fail(plan, "read", "warm files", EPROTO);
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fds[0], 0);
+  if (map == MAP_FAILED) return fail(plan, "mmap", "warm files", errno);
+  ::close(fds[0]);
+  const char* base = static_cast<const char*>(map);
+  std::memcpy(&h, base, sizeof h);
+  if (h.magic != kRequestMagic || h.argc != 0 || h.envc != 0 || h.candc != 0 || h.stringsBytes != 0 ||
+      h.slotsOffset > size || h.slotsOffset < sizeof h)
+    return fail(plan, "read", "warm files", EPROTO);
+  bool ok = unpackSeed(plan, base + sizeof h, base + h.slotsOffset, h.seedEntries);
+  ::munmap(map, size);
+  return ok;
+}
+
 bool awaitGo(const LaunchPlan& plan, ExecSpec* spec) {
   GoMessage go;
   std::memset(&go, 0, sizeof go);
@@ -137,6 +165,7 @@ bool awaitGo(const LaunchPlan& plan, ExecSpec* spec) {
   envp[h.envc] = nullptr;
 
   if (!unpackSeed(plan, stringsEnd, end, h.seedEntries)) return false;
+  if (go.hasStdin && plan.warm) return fail(plan, "recvmsg", "go (stdin for a warm interpreter)", EPROTO);
   if (go.hasStdin) {
     // Reported as the cold path's process step reports them: one wording whichever way it ran.
     if (::dup2(fds[1], 0) < 0) {
@@ -149,6 +178,7 @@ bool awaitGo(const LaunchPlan& plan, ExecSpec* spec) {
     reportFailure(plan.statusFd, "process", "chdir", *workdir, errno);
     return false;
   }
+  spec->workdir = *workdir;
   spec->argv = argv;
   spec->envp = envp;
   spec->candidates = candidates;

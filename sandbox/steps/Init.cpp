@@ -9,11 +9,14 @@
 // init holds no end of the output pipes once the payload is spawned, so they reach EOF as
 // soon as the last untrusted task is gone.
 // Without namespaces (degraded) the child execs the payload directly.
+// A warm spare (Plan.h) starts its payload before the go, with kWarmRunFd a stream socket; at go it
+// writes the run there (Sandbox.h's WarmStart) and from then on supervises it like any payload.
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -111,6 +114,69 @@ constexpr const char kSpawnCall[] = "fork";
 constexpr const char kSpawnCall[] = "vfork";
 #endif
 
+// The warm payload's exec: the run socket on kWarmRunFd (not close-on-exec), then as
+// execPayload.
+[[noreturn]] void execWarmPayload(const LaunchPlan& plan, const ExecSpec& spec, int runSock) {
+  if (runSock == kWarmRunFd) {
+    if (::fcntl(kWarmRunFd, F_SETFD, 0) != 0) {
+      reportFailure(plan.statusFd, "warm", "fcntl", "run socket", errno);
+      ::_exit(127);
+    }
+  } else if (::dup2(runSock, kWarmRunFd) != kWarmRunFd) {
+    reportFailure(plan.statusFd, "warm", "dup2", "run socket", errno);
+    ::_exit(127);
+  }
+  execPayload(plan, spec);
+}
+
+// Writes all of `data` to the warm payload's socket; false when it is gone.
+bool sendAll(int sock, const char* data, std::size_t size) {
+  while (size > 0) {
+    long n = sendWithFds(sock, data, size, nullptr, 0);
+    if (n <= 0) return false;
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Decimal text of `value` + NUL into `buf` (no allocation); returns its length with the NUL.
+std::size_t formatCount(std::size_t value, char* buf) {
+  char digits[24];
+  std::size_t n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value != 0);
+  for (std::size_t i = 0; i < n; ++i) buf[i] = digits[n - 1 - i];
+  buf[n] = '\0';
+  return n + 1;
+}
+
+// Hands the go request's run to the warm payload: "<argc>\0<envc>\0" argv envp workdir, each
+// NUL-terminated, then EOF. A payload already gone is a setup failure of step "warm", which
+// the supervisor answers by starting the run cold.
+bool handOverRun(const LaunchPlan& plan, pid_t payload, int runSock, const ExecSpec& spec) {
+  int status = 0;
+  if (::waitpid(payload, &status, WNOHANG) != 0) {
+    reportFailure(plan.statusFd, "warm", "waitpid", "interpreter gone before its run", ECHILD);
+    return false;
+  }
+  std::size_t argc = 0, envc = 0;
+  while (spec.argv[argc] != nullptr) ++argc;
+  while (spec.envp[envc] != nullptr) ++envc;
+  char counts[48];
+  std::size_t len = formatCount(argc, counts);
+  len += formatCount(envc, counts + len);
+  bool ok = sendAll(runSock, counts, len);
+  for (std::size_t i = 0; ok && i < argc; ++i) ok = sendAll(runSock, spec.argv[i], std::strlen(spec.argv[i]) + 1);
+  for (std::size_t i = 0; ok && i < envc; ++i) ok = sendAll(runSock, spec.envp[i], std::strlen(spec.envp[i]) + 1);
+  if (ok) ok = sendAll(runSock, spec.workdir, std::strlen(spec.workdir) + 1);
+  ::close(runSock);
+  if (!ok) reportFailure(plan.statusFd, "warm", "sendmsg", "interpreter gone before its run", errno);
+  return ok;
+}
+
 }  // namespace
 
 void runInitAndPayload(const LaunchPlan& plan, std::uint32_t layers) {
@@ -129,7 +195,17 @@ void runInitAndPayload(const LaunchPlan& plan, std::uint32_t layers) {
 
   // The payload execs into dumpable; pid 1 itself must not be readable through /proc/1/mem.
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-  if (plan.held && !awaitGo(plan, &spec)) ::_exit(125);
+  const bool warm = plan.held && plan.warm;
+  int runSock[2] = {-1, -1};
+  if (warm) {
+    if (!receivePreseed(plan)) ::_exit(125);
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, runSock) != 0) {
+      reportFailure(plan.statusFd, "warm", "socketpair", "run socket", errno);
+      ::_exit(125);
+    }
+  } else if (plan.held && !awaitGo(plan, &spec)) {
+    ::_exit(125);
+  }
   // vfork: the payload only execs (or reports and _exits), so it can borrow pid 1's memory
   // until then instead of copying its page tables and faulting every page back in: about
   // half a millisecond per run on a VM (bench/sandbox).
@@ -138,7 +214,18 @@ void runInitAndPayload(const LaunchPlan& plan, std::uint32_t layers) {
     reportFailure(plan.statusFd, "init", kSpawnCall, "payload", errno);
     ::_exit(125);
   }
-  if (pid == 0) execPayload(plan, spec);
+  if (pid == 0) {
+    if (warm) execWarmPayload(plan, spec, runSock[1]);
+    execPayload(plan, spec);
+  }
+  if (warm) {
+    ::close(runSock[1]);
+    // The interpreter loads while this waits; a go ends the wait with the run to hand over.
+    if (!awaitGo(plan, &spec) || !handOverRun(plan, pid, runSock[0], spec)) {
+      ::kill(pid, SIGKILL);
+      ::_exit(125);
+    }
+  }
   for (int fd : {0, 1, 2}) ::close(fd);
 
   int payloadStatus = 0;

@@ -13,7 +13,10 @@
 //   cgroup               nothing to do in the child (see Cgroup.cpp for the probe)
 //   landlock             write (and in degraded mode read) restrictions, TCP, scopes
 //   seccomp              the cached BPF with a user-notification listener handed to the parent
+//   (warm spares: receive the interpreter's files, start the interpreter with kWarmRunFd
+//                        its run socket, so that it loads while the spare waits)
 //   awaitGo              spares only: block until the go request, then seed /work, stdin, cwd
+//                        (warm: hand the interpreter argv, env and workdir on kWarmRunFd)
 //   init/exec            pid 1 forks the payload and reports its exit; the payload execs
 #pragma once
 
@@ -33,6 +36,8 @@ bool applyLandlock(const LaunchPlan& plan, bool* applied);
 bool loadSeccomp(const LaunchPlan& plan);
 // Held spares: blocks for the supervisor's go, then fills `spec` from its request.
 bool awaitGo(const LaunchPlan& plan, ExecSpec* spec);
+// Warm spares: receives the interpreter's files and writes them under /work.
+bool receivePreseed(const LaunchPlan& plan);
 // Never returns: runs as pid 1 (fork payload, reap, report) or execs directly (degraded).
 [[noreturn]] void runInitAndPayload(const LaunchPlan& plan, std::uint32_t layers);
 

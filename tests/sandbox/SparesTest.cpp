@@ -31,24 +31,6 @@ using namespace gltest;
 
 namespace {
 
-// Turns spares on for one test case and restores the suite's setting afterwards.
-struct SparesScope {
-  explicit SparesScope(bool on) { keepSpares(on); }
-  ~SparesScope() { keepSpares(sparesOn()); }
-};
-
-// Waits (bounded) until the background thread has finished a build since `since`: a spare
-// made ready, or one dropped (already had one for its shape, or it failed at once).
-bool waitBuilderProgress(const SpareStats& since) {
-  auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
-  for (;;) {
-    SpareStats now = spareStats();
-    if (now.built > since.built || now.discarded > since.discarded) return true;
-    if (std::chrono::steady_clock::now() > until) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-}
-
 // A run through a spare. The background thread builds one spare at a time, in the order runs
 // asked for them (a shape an earlier test case used may come first), so a run may find none
 // of its shape ready: then it ran cold and asked for one, and the next attempt waits for the
@@ -76,19 +58,6 @@ std::vector<std::string> ownChildren() {
     for (std::string pid; in >> pid;) kids.push_back(pid);
   }
   return kids;
-}
-
-// Waits (bounded) until the process `pid` has exited: a zombie, or already reaped.
-bool waitDead(const std::string& pid) {
-  auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
-  for (;;) {
-    std::string stat = gltest::readProcFile("/proc/" + pid + "/stat");
-    auto close = stat.rfind(')');
-    if (close == std::string::npos || close + 2 >= stat.size() || stat[close + 2] == 'Z' || stat[close + 2] == 'X')
-      return true;
-    if (std::chrono::steady_clock::now() > until) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
 }
 
 }  // namespace

@@ -16,21 +16,84 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
+#include <chrono>
 
 #include "ProcFile.h"
+#include "TestTime.h"
 
 namespace gltest {
 
 // GREENLIGHT_TEST_SPARES=1 runs the whole suite with spares on (CMakeLists registers it
 // twice): every case then also proves that a run handed to a pre-built sandbox is as
 // isolated, and reported the same, as a cold one.
+// GREENLIGHT_TEST_SPARES=warm: spares on, and every Python and node probe also offers a warm
+// start (Policy::WarmStart with the real boot scripts, python_warm.py and node_warm.js): the
+// probes then run inside an interpreter started before the run came, which must hold nothing
+// a cold run would not (descriptors, environment, writable mappings, privileges).
+const bool kWarmOn = [] {
+  const char* v = std::getenv("GREENLIGHT_TEST_SPARES");
+  return v != nullptr && std::string(v) == "warm";
+}();
 const bool kSparesOn = [] {
   const char* v = std::getenv("GREENLIGHT_TEST_SPARES");
-  bool on = v != nullptr && std::string(v) == "1";
+  bool on = v != nullptr && (std::string(v) == "1" || std::string(v) == "warm");
   if (on) greenlight::sandbox::keepSpares(true);
   return on;
 }();
 bool sparesOn() { return kSparesOn; }
+bool warmOn() { return kWarmOn; }
+
+SparesScope::SparesScope(bool on) { greenlight::sandbox::keepSpares(on); }
+SparesScope::~SparesScope() { greenlight::sandbox::keepSpares(sparesOn()); }
+
+bool waitBuilderProgress(const greenlight::sandbox::SpareStats& since) {
+  auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
+  for (;;) {
+    greenlight::sandbox::SpareStats now = greenlight::sandbox::spareStats();
+    if (now.built > since.built || now.discarded > since.discarded) return true;
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+bool waitDead(const std::string& pid) {
+  auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
+  for (;;) {
+    std::string stat = gltest::readProcFile("/proc/" + pid + "/stat");
+    auto close = stat.rfind(')');
+    if (close == std::string::npos || close + 2 >= stat.size() || stat[close + 2] == 'Z' || stat[close + 2] == 'X')
+      return true;
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+namespace {
+
+// A harness script from the source tree, as it is: its raw-string wrapper lines are valid
+// Python and JavaScript (comments or plain string statements).
+std::string harnessText(const std::string& name) {
+  std::ifstream in(std::string(GL_HARNESS_DIR) + "/" + name, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+std::shared_ptr<const greenlight::sandbox::Policy::WarmStart> warmStart(const std::string& interpreter) {
+  auto warm = std::make_shared<greenlight::sandbox::Policy::WarmStart>();
+  if (interpreter.find("python") != std::string::npos) {
+    warm->argv = {interpreter, "-B", "/work/.gl/python_warm.py"};
+    warm->files = {{".gl/python_harness.py", harnessText("python_harness.py")},
+                   {".gl/python_warm.py", harnessText("python_warm.py")}};
+  } else {
+    warm->argv = {interpreter, "/work/.gl/node_warm.js"};
+    warm->files = {{".gl/node_warm.js", harnessText("node_warm.js")}};
+  }
+  return warm;
+}
 
 using greenlight::sandbox::Bind;
 using greenlight::sandbox::Policy;
@@ -52,12 +115,16 @@ Policy policyFor(std::vector<std::string> argv) {
 
 Policy pyPolicy(std::vector<std::string> args) {
   args.insert(args.begin(), {"/usr/bin/python3", programsDir() + "/probe.py"});
-  return policyFor(std::move(args));
+  Policy p = policyFor(std::move(args));
+  if (warmOn()) p.warm = warmStart("/usr/bin/python3");
+  return p;
 }
 
 Policy nodePolicy(std::vector<std::string> args) {
   args.insert(args.begin(), {"/usr/bin/node", programsDir() + "/probe.js"});
-  return policyFor(std::move(args));
+  Policy p = policyFor(std::move(args));
+  if (warmOn()) p.warm = warmStart("/usr/bin/node");
+  return p;
 }
 
 Policy cPolicy(std::vector<std::string> args) {

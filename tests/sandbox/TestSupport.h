@@ -2,6 +2,7 @@
 // (temp dirs, TCP listeners, process scans) and a plain subprocess runner.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,25 @@ namespace gltest {
 std::string programsDir();
 std::string probeBin();
 bool isRoot();
-bool sparesOn();  // GREENLIGHT_TEST_SPARES=1: the suite runs with sandbox::keepSpares(true)
+bool sparesOn();  // GREENLIGHT_TEST_SPARES=1 or warm: the suite runs with sandbox::keepSpares(true)
+bool warmOn();    // GREENLIGHT_TEST_SPARES=warm: Python and node probes offer a warm start too
+
+// The warm start the runners offer for `interpreter` (python* or node), with the real boot
+// scripts from the source tree: Python also gets `-B`, as the Python runner starts it.
+std::shared_ptr<const greenlight::sandbox::Policy::WarmStart> warmStart(const std::string& interpreter);
+
+// Turns spares on or off for one test case and restores the suite's setting afterwards.
+struct SparesScope {
+  explicit SparesScope(bool on);
+  ~SparesScope();
+};
+
+// Waits (bounded, scaled) until the spares' builder has finished a build since `since`: a spare
+// made ready, or one dropped (already had one for its shape, or it failed at once).
+bool waitBuilderProgress(const greenlight::sandbox::SpareStats& since);
+
+// Waits (bounded, scaled) until process `pid` has exited: a zombie, or already reaped.
+bool waitDead(const std::string& pid);
 
 // A policy with the probe programs bound read-only and short limits.
 greenlight::sandbox::Policy policyFor(std::vector<std::string> argv);
