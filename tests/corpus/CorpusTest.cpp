@@ -5,6 +5,7 @@
 // right code on the right line. Counts and times are printed.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -36,6 +37,9 @@ struct Workspace {
     char tmpl[] = "/tmp/gl-corpus-XXXXXX";
     if (!::mkdtemp(tmpl)) throw std::runtime_error("mkdtemp");
     root = tmpl;
+    // The root is the workspace the sandbox binds (node_modules are read through it), and the
+    // sandbox's uid is not ours: readable as a checked-out repository is.
+    ::chmod(root.c_str(), 0755);
   }
   ~Workspace() {
     std::error_code ec;
@@ -59,6 +63,7 @@ std::string lineOf(const std::string& text, int line) {
 struct Job {
   Case c;
   std::string dir, sourcePath, testPath;
+  t::RunRequest request;
   t::RunHandle handle;
 };
 
@@ -149,16 +154,90 @@ std::string verify(const Job& j, const t::RunOutcome& o, bool mustFail) {
   return "?";
 }
 
+// What a run reports, without timings: every test (name, status, kind, place, message, values,
+// output) and every diagnostic (range, code, severity, message): a warm run must match a cold
+// run of the same files byte for byte.
+std::string outcomeText(const t::RunOutcome& o) {
+  const auto& r = o.result;
+  std::string s = r.error + "|" + std::to_string(o.noTests) + "\n";
+  for (const auto& x : r.tests) {
+    s += "test " + x.name + " " + std::string(t::testStatusName(x.status)) + " " + x.file + ":" +
+         std::to_string(x.line) + " " + x.message + " [" + x.actual + "|" + x.expected + "] " + x.output + "\n";
+    for (const auto& f : x.frames) s += "  at " + f.file + ":" + std::to_string(f.line) + " " + f.function + "\n";
+  }
+  for (const auto& d : r.diagnostics)
+    s += "diag " + d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + "-" +
+         std::to_string(d.endLine) + ":" + std::to_string(d.endColumn) + " " + d.code + " " + d.severity + " " +
+         d.message + " " + d.data.dump() + "\n";
+  return s;
+}
+
 struct Suite {
   std::string name;
   std::vector<Problem> problems;
   // Variants run for records whose index % stride == 0 (0: never).
   std::map<Variant, int> stride;
   std::set<std::string> mustFail, skip;
+  // Python and JavaScript: every run again through warm interpreters (sandbox spares whose
+  // interpreter started before the run), which must report exactly what the cold run reported.
+  bool warmToo = false;
 };
+
+// Every job again, one at a time, with spares and warm interpreters on: each run takes the warm
+// interpreter the builder started after the previous run (or runs cold when it is not ready
+// yet); every outcome must equal the cold pass's.
+void runWarmPass(const Suite& s, const std::vector<std::unique_ptr<Job>>& jobs) {
+  t::TestService::Options options;
+  options.workers = 1;
+  t::TestService service(options);
+  greenlight::sandbox::keepSpares(true);
+  const auto before = greenlight::sandbox::spareStats();
+  const auto start = std::chrono::steady_clock::now();
+  int same = 0, random = 0;
+  std::vector<std::string> differ;
+  for (const auto& j : jobs) {
+    t::RunRequest req = j->request;
+    req.config.sandbox.warmInterpreters = true;
+    const t::RunOutcome warm = service.runNow(req);
+    const std::string cold = outcomeText(j->handle.wait()), got = outcomeText(warm);
+    if (got == cold) {
+      ++same;
+      continue;
+    }
+    // Tests that draw random inputs (HumanEval/38 and /50) differ from run to run: a case
+    // whose second cold run differs from its first is left out of the comparison.
+    req.config.sandbox.warmInterpreters = false;
+    service.clearCache();
+    if (outcomeText(service.runNow(req)) != cold) {
+      ++random;
+      continue;
+    }
+    if (differ.size() < 10) {
+      differ.push_back(j->c.problem.id + " [" + variantName(j->c.variant) + "]\n--- cold:\n" + cold + "--- warm:\n" + got);
+    }
+  }
+  const auto after = greenlight::sandbox::spareStats();
+  greenlight::sandbox::keepSpares(false);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const unsigned long warmRuns = after.warmUsed - before.warmUsed;
+  std::printf("corpus %s, warm pass: %zu runs in %.1f s, %lu through warm interpreters (%lu fell back cold): "
+              "%d/%zu identical to the cold pass (%d more differ between two cold runs too: random inputs)\n",
+              s.name.c_str(), jobs.size(), secs, warmRuns, after.warmFellBack - before.warmFellBack, same, jobs.size(),
+              random);
+  std::fflush(stdout);
+  for (const auto& d : differ) UNSCOPED_INFO(d);
+  CHECK(same + random == static_cast<int>(jobs.size()));
+  CHECK(random * 50 <= static_cast<int>(jobs.size()));
+  // Most runs found their warm interpreter ready (the first of each shape, and a run that
+  // came before the builder had started the next one, ran cold).
+  CHECK(warmRuns * 2 >= jobs.size());
+}
 
 void runSuite(const Suite& s) {
   Workspace ws;
+  // One workspace root for every case (each in its own directory): the sandbox binds the root,
+  // so every run has the same sandbox shape, as in one real workspace, and can take a spare.
+  writeFile(ws.root + "/.greenlight.json", "{}\n");
   t::TestService::Options options;
   options.workers = std::max(2u, std::thread::hardware_concurrency());
   t::TestService service(options);
@@ -188,13 +267,14 @@ void runSuite(const Suite& s) {
         fs::copy(kNpmDir + "/node_modules", j->dir + "/node_modules", fs::copy_options::recursive);
       t::RunRequest req;
       req.path = j->sourcePath;
-      req.workspaceRoot = j->dir;
+      req.workspaceRoot = ws.root;
       // HumanEval docstring examples are illustrations, not exact doctests: the corpus runs the
       // record's own tests (the examples/ workspace and the unit tests cover doctests).
       req.doctests = false;
       // The limit is wall time and only a backstop for the variants that must end by themselves:
       // MBPP/123's reference needs ~3 s of CPU, which took 40 s of wall time on 2 cores at load 21.
       req.timeoutSeconds = v == Variant::InfiniteLoop ? 1.0 : 300.0;
+      j->request = req;
       j->handle = service.start(std::move(req));
       jobs.push_back(std::move(j));
     }
@@ -232,6 +312,7 @@ void runSuite(const Suite& s) {
     for (const auto& f : tally.failures) UNSCOPED_INFO(f);
     CHECK(tally.ok == tally.total);
   }
+  if (s.warmToo) runWarmPass(s, jobs);
 }
 
 template <class F>
@@ -246,6 +327,7 @@ std::vector<Problem> load(const std::string& path, F convert) {
 TEST_CASE("corpus: HumanEval (Python)") {
   Suite s;
   s.name = "humaneval";
+  s.warmToo = true;
   s.problems = load(kShared + "/corpora/humaneval/HumanEval.jsonl.gz", fromHumanEval);
   REQUIRE(s.problems.size() == 164);
   s.stride = {{Variant::Raise, 2}, {Variant::WrongReturn, 2}, {Variant::SyntaxError, 2}, {Variant::InfiniteLoop, 8}};
@@ -255,6 +337,7 @@ TEST_CASE("corpus: HumanEval (Python)") {
 TEST_CASE("corpus: HumanEval-X Python") {
   Suite s;
   s.name = "humaneval-x python";
+  s.warmToo = true;
   s.problems = load(kShared + "/corpora/humaneval-x/humaneval_python.jsonl.gz", fromHumanEvalXPython);
   REQUIRE(s.problems.size() == 164);
   s.stride = {{Variant::Raise, 8}, {Variant::WrongReturn, 8}, {Variant::SyntaxError, 8}, {Variant::InfiniteLoop, 32}};
@@ -264,6 +347,7 @@ TEST_CASE("corpus: HumanEval-X Python") {
 TEST_CASE("corpus: sanitized MBPP (Python)") {
   Suite s;
   s.name = "mbpp";
+  s.warmToo = true;
   for (const auto& r : readJsonFile(kShared + "/corpora/mbpp/sanitized-mbpp.json")) s.problems.push_back(fromMbpp(r));
   REQUIRE(s.problems.size() == 427);
   s.stride = {{Variant::Raise, 4}, {Variant::WrongReturn, 4}, {Variant::SyntaxError, 4}, {Variant::InfiniteLoop, 40}};
@@ -273,6 +357,7 @@ TEST_CASE("corpus: sanitized MBPP (Python)") {
 TEST_CASE("corpus: HumanEval-X JavaScript") {
   Suite s;
   s.name = "humaneval-x js";
+  s.warmToo = true;
   s.problems = load(kShared + "/corpora/humaneval-x/humaneval_js.jsonl.gz", fromHumanEvalXJs);
   REQUIRE(s.problems.size() == 164);
   s.mustFail = {"JavaScript/112", "JavaScript/155"};

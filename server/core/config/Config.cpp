@@ -123,7 +123,8 @@ json configToJson(const Config& c) {
         {"processes", c.sandbox.processes},
         {"outputLimitKB", c.sandbox.outputLimitKB},
         {"network", c.sandbox.network},
-        {"allowUnsandboxed", c.sandbox.allowUnsandboxed}}},
+        {"allowUnsandboxed", c.sandbox.allowUnsandboxed},
+        {"warmInterpreters", c.sandbox.warmInterpreters}}},
       {"tests", {{"command", c.testsCommand ? json(*c.testsCommand) : json(nullptr)}}},
       {"python", {{"interpreter", c.pythonInterpreter}}},
       {"node", {{"path", c.nodePath}}},
@@ -165,6 +166,7 @@ std::optional<Config> configFromJson(const json& s, std::string* error) {
     r.integer(*o, "outputLimitKB", "sandbox.outputLimitKB", c.sandbox.outputLimitKB);
     r.boolean(*o, "network", "sandbox.network", c.sandbox.network);
     r.boolean(*o, "allowUnsandboxed", "sandbox.allowUnsandboxed", c.sandbox.allowUnsandboxed);
+    r.boolean(*o, "warmInterpreters", "sandbox.warmInterpreters", c.sandbox.warmInterpreters);
   }
   if (const json* o = r.object(s, "tests", "tests")) {
     if (r.find("command", *o)) {

@@ -25,6 +25,9 @@ struct SandboxSettings {
   int outputLimitKB = 1024;
   bool network = false;
   bool allowUnsandboxed = false;
+  // Long-lived processes (the language server, `generate`) keep one Python and one node
+  // interpreter started ahead per shape (sandbox Policy::WarmStart); a one-shot `run` never does.
+  bool warmInterpreters = true;
 };
 
 struct RefineSettings {

@@ -294,6 +294,19 @@ RefineResult RefineEngine::run(const RefineRequest& req, const std::function<voi
                      (n > 1 ? " for " + std::to_string(n) + " candidates" : "");
     emit(asking);
 
+    // While the model writes, the sandbox readies this round's run (a warm interpreter, when
+    // spares and sandbox.warmInterpreters are on): its start-up is then off the round.
+    {
+      t::RunRequest warmup;
+      warmup.path = req.path;
+      warmup.workspaceRoot = root;
+      warmup.config = req.config;
+      warmup.functionName = target.name;
+      if (target.kind == TargetKind::Stub && target.name.empty()) warmup.line = target.headerFirst;
+      warmup.extraTestFiles = dr.extraTestFiles;
+      warmup.overlay = overlayWith(std::make_shared<const std::string>(req.text));
+      tests_.prepare(std::move(warmup));
+    }
     chat.messages = buildMessages(prompt);
     std::atomic<int> tokens{0};
     std::mutex writingMutex;

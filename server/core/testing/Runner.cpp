@@ -10,6 +10,8 @@
 #include <fstream>
 #include <cstring>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <regex>
 #include <sstream>
 
@@ -119,9 +121,19 @@ std::optional<Tool> resolveFor(const std::string& name, const TestPlan& plan, co
 
 void finishResult(RunResult& result, const std::optional<HarnessOutcome>& outcome, const StepOutput& step,
                   const PathMap& map) {
+  // In the sandbox, EAGAIN from fork/clone/thread creation is the process limit (RLIMIT_NPROC):
+  // said in the test's own message, since whether the whole run is then classified as
+  // process_limit depends on how many tasks are still alive when the payload ends.
+  auto namesProcessLimit = [](TestResult& r) {
+    if (r.status == TestStatus::Passed || r.message.find("(process limit reached)") != std::string::npos) return;
+    const bool eagain = r.message.find("Resource temporarily unavailable") != std::string::npos ||
+                        r.message.find("spawn EAGAIN") != std::string::npos;
+    if (eagain) r.message += " (process limit reached)";
+  };
   if (outcome) {
     for (auto r : outcome->results) {
       map.mapResult(r);
+      namesProcessLimit(r);
       result.tests.push_back(std::move(r));
     }
     for (auto w : outcome->warnings) {
@@ -194,11 +206,32 @@ void finishResult(RunResult& result, const std::optional<HarnessOutcome>& outcom
 namespace {
 
 
+// The warm start for an interpreter command, built once per command: its files (acorn alone
+// is ~230 KB) are the embedded texts, the same for every run. Thread-safe.
+std::shared_ptr<const sandbox::Policy::WarmStart> warmStart(
+    const std::vector<std::string>& argv, std::initializer_list<std::pair<const char*, std::string_view>> files) {
+  static std::mutex mutex;
+  static std::map<std::vector<std::string>, std::shared_ptr<const sandbox::Policy::WarmStart>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = cache[argv];
+  if (!slot) {
+    auto warm = std::make_shared<sandbox::Policy::WarmStart>();
+    warm->argv = argv;
+    for (const auto& [path, text] : files) warm->files.emplace_back(path, std::string(text));
+    slot = std::move(warm);
+  }
+  return slot;
+}
+
 // Runs a harness that streams one JSON event per line: forwards each finished test as it
 // arrives, then records the verdict and the output that was not events. Returns the step and
 // the folded events for the language-specific finish.
 std::pair<StepOutput, HarnessOutcome> runHarness(const sandbox::Policy& p, const RunOptions& options,
                                                  const PathMap& map, RunResult& result) {
+  if (options.prepareOnly) {
+    sandbox::prepareSpare(p);
+    return {};
+  }
   auto step = executeStep(p, options, [&](const nlohmann::json& e) {
     if (options.onTestResult && e.value("ev", "") == "result") {
       auto r = resultFromEvent(e);
@@ -252,12 +285,20 @@ RunResult runPython(const TestPlan& plan, const RunOptions& options, Staging& st
   if (!options.executor) bytecode = pythonHarnessBytecode(*tool, harnessSource, harnessPath, p);
   std::string harness = bytecode ? staging.addHarnessFile("python_harness.pyc", *bytecode)
                                  : staging.addHarnessFile("python_harness.py", harnessSource);
-  p.argv = {tool->invokedAs.empty() ? tool->path : tool->invokedAs, "-B", harness, config};
+  const std::string python = tool->invokedAs.empty() ? tool->path : tool->invokedAs;
+  p.argv = {python, "-B", harness, config};
   p.profile = sandbox::Profile::Python;
   p.env.insert(p.env.end(), {"PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8",
                              "PYTHONNOUSERSITE=1"});
+  if (options.warm && !options.executor) {
+    // The interpreter starts ahead with the same flags and environment and loads the harness
+    // from its source (python_warm.py, beside it in /work/.gl before the run).
+    p.warm = warmStart({python, "-B", std::string(kSandboxGl) + "/python_warm.py"},
+                       {{".gl/python_harness.py", harness::pythonHarness()}, {".gl/python_warm.py", harness::pythonWarm()}});
+  }
   const PathMap& map = staging.pathMap();
   auto [step, outcome] = runHarness(p, options, map, result);
+  if (options.prepareOnly) return result;
   finishResult(result, outcome, step, map);
   return result;
 }
@@ -307,8 +348,18 @@ RunResult runNode(const TestPlan& plan, const RunOptions& options, Staging& stag
   if (!nodePath.empty()) p.env.push_back("NODE_PATH=" + nodePath);
   p.env.push_back("NODE_OPTIONS=");
   p.env.push_back("NO_COLOR=1");
+  // node reads --test-name-pattern when node:test loads, so a run with a selection is not one
+  // an interpreter started ahead could serve: it runs cold.
+  if (options.warm && !options.executor && plan.selected.empty()) {
+    p.warm = warmStart({p.argv[0], p.argv[1], p.argv[2], std::string(kSandboxGl) + "/node_warm.js"},
+                       {{".gl/node_rewrite.js", harness::nodeRewriter()},
+                        {".gl/acorn.js", harness::acornParser()},
+                        {".gl/node_reporter.mjs", harness::nodeReporter()},
+                        {".gl/node_warm.js", harness::nodeWarm()}});
+  }
   const PathMap& map = staging.pathMap();
   auto [step, outcome] = runHarness(p, options, map, result);
+  if (options.prepareOnly) return result;
   // A SyntaxError while loading a file is a compile error at its location.
   for (auto& r : outcome.results) {
     if (r.kind == FailureKind::Exception && r.message.rfind("SyntaxError", 0) == 0) r.kind = FailureKind::Compile;
@@ -412,6 +463,8 @@ RunResult runPlan(const TestPlan& plan, const RunOptions& options) {
   result.language = plan.language;
   result.files.push_back(plan.sourceFile);
   for (const auto& t : plan.testFiles) result.files.push_back(t);
+  // Only the interpreters' runs can be prepared (a C++ run's first step is its compile).
+  if (options.prepareOnly && plan.language != Language::Python && plan.language != Language::JavaScript) return result;
   Staging staging;
   std::string err;
   if (!staging.prepare(plan, options.overlay, &err)) {
@@ -424,6 +477,7 @@ RunResult runPlan(const TestPlan& plan, const RunOptions& options) {
     case Language::Cxx: result = runCxx(plan, options, staging, std::move(result)); break;
     case Language::Command: result = runCommand(plan, options, staging, std::move(result)); break;
   }
+  if (options.prepareOnly) return result;
   result.summary = summarize(result.tests);
   // Functions under test: the one at LINE, else none (buildDiagnostics finds callees itself).
   DiagnosticContext ctx;

@@ -38,6 +38,14 @@ struct RunOptions {
   // Called once per finished test as soon as its result is known (paths already mapped).
   std::function<void(const TestResult&)> onTestResult;
   Executor executor;              // empty: sandboxExecutor()
+  // Python and node runs offer the sandbox a warm start (sandbox Policy::WarmStart: an
+  // interpreter started ahead in a spare, used only while sandbox::keepSpares is on).
+  // Results are the same either way. Ignored with a custom executor.
+  bool warm = false;
+  // Builds the run's sandbox policy and asks for a spare of its shape (warm when `warm`), then
+  // returns without running anything: a caller that knows a run is coming (the refine loop,
+  // before the model answers) takes the start-up off that run.
+  bool prepareOnly = false;
   // Environment used to resolve the toolchain (PATH, PYENV_*, VIRTUAL_ENV, NVM_DIR); empty
   // keys fall back to the process environment.
   std::map<std::string, std::string> toolEnvironment;

@@ -144,6 +144,39 @@ RunOutcome TestService::runNow(RunRequest request) {
   return outcome;
 }
 
+namespace {
+
+// What discovery needs of a run request; `request` must outlive the result (config by pointer).
+DiscoveryRequest discoveryFor(const RunRequest& request, const std::string& path) {
+  DiscoveryRequest dr;
+  dr.path = path;
+  dr.line = request.line;
+  dr.workspaceRoot = request.workspaceRoot;
+  dr.config = &request.config;
+  dr.overlay = request.overlay;
+  dr.functionName = request.functionName;
+  dr.extraTestFiles = request.extraTestFiles;
+  return dr;
+}
+
+}  // namespace
+
+void TestService::prepare(RunRequest request) {
+  if (options_.executor) return;
+  std::string error;
+  auto plan = discoverTests(discoveryFor(request, normalisedPath(request.path)), &error);
+  if (!plan || plan->empty()) return;
+  RunOptions ro;
+  ro.config = request.config;
+  ro.overlay = request.overlay;
+  ro.timeoutSeconds = request.timeoutSeconds;
+  ro.doctests = request.doctests;
+  ro.toolEnvironment = options_.toolEnvironment;
+  ro.warm = request.config.sandbox.warmInterpreters;
+  ro.prepareOnly = true;
+  runPlan(*plan, ro);
+}
+
 RunOutcome TestService::execute(Job& job) {
   RunOutcome outcome;
   const RunRequest& req = job.request;
@@ -153,16 +186,8 @@ RunOutcome TestService::execute(Job& job) {
     outcome.result.cancelled = true;
     return outcome;
   }
-  DiscoveryRequest dr;
-  dr.path = job.key;
-  dr.line = req.line;
-  dr.workspaceRoot = req.workspaceRoot;
-  dr.config = &req.config;
-  dr.overlay = req.overlay;
-  dr.functionName = req.functionName;
-  dr.extraTestFiles = req.extraTestFiles;
   std::string error;
-  auto plan = discoverTests(dr, &error);
+  auto plan = discoverTests(discoveryFor(req, job.key), &error);
   if (!plan) {
     outcome.result.error = error;
     return outcome;
@@ -183,6 +208,7 @@ RunOutcome TestService::execute(Job& job) {
   ro.doctests = req.doctests;
   ro.executor = options_.executor;
   ro.toolEnvironment = options_.toolEnvironment;
+  ro.warm = req.config.sandbox.warmInterpreters;
   if (req.onTest) {
     ro.onTestResult = [&req, token](const TestResult& r) {
       if (!token.isCancelled()) req.onTest(r);

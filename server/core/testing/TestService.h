@@ -104,6 +104,12 @@ class TestService {
   // Runs synchronously on the calling thread with the same cache (CLI, corpus checks).
   RunOutcome runNow(RunRequest request);
 
+  // Readies the sandbox (a warm interpreter, with sandbox.warmInterpreters) for a run of
+  // `request` that is coming, without running it: discovery and staging on the calling thread
+  // (a few ms), the spare built in the background. Nothing happens when spares are off, when
+  // discovery finds no tests, or with a custom executor.
+  void prepare(RunRequest request);
+
  private:
   struct Job;
   void workerLoop();

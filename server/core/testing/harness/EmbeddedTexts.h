@@ -10,6 +10,12 @@ namespace greenlight::core::testing::harness::embedded {
 inline constexpr char kPython[] =
 #include "python_harness.py"
     ;
+inline constexpr char kPythonWarm[] =
+#include "python_warm.py"
+    ;
+inline constexpr char kNodeWarm[] =
+#include "node_warm.js"
+    ;
 inline constexpr char kNode[] =
 #include "node_harness.js"
     ;

@@ -24,6 +24,8 @@ std::string_view unwrap(std::string_view raw, std::string_view openMarker, std::
 using embedded::kCxx;
 using embedded::kCxxAssert;
 using embedded::kNode;
+using embedded::kNodeWarm;
+using embedded::kPythonWarm;
 using embedded::kPython;
 using embedded::kReporter;
 using embedded::kRewriter;
@@ -35,7 +37,9 @@ using embedded::kAcorn;
 // ends before `)GLPY"` on the last line (content: `"`).
 std::string_view pythonHarness() { return unwrap(kPython, "\"", "\""); }
 // JavaScript: the content starts with "\n*/\n" and ends with "/*\n".
+std::string_view pythonWarm() { return unwrap(kPythonWarm, "\"", "\""); }
 std::string_view nodeHarness() { return unwrap(kNode, "*/", "/*"); }
+std::string_view nodeWarm() { return unwrap(kNodeWarm, "*/", "/*"); }
 std::string_view nodeReporter() { return unwrap(kReporter, "*/", "/*"); }
 std::string_view nodeRewriter() { return unwrap(kRewriter, "*/", "/*"); }
 std::string_view acornParser() { return {kAcorn, sizeof kAcorn - 1}; }

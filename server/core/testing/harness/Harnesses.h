@@ -16,6 +16,9 @@ namespace greenlight::core::testing::harness {
 
 std::string_view pythonHarness();   // python_harness.py
 std::string_view nodeHarness();     // node_harness.js
+// Warm starts (sandbox Policy::WarmStart): the interpreter a spare starts ahead of its run.
+std::string_view pythonWarm();      // python_warm.py: loads python_harness.py, then awaits the run
+std::string_view nodeWarm();        // node_warm.js: loads the rewriter and node:test, then awaits
 std::string_view nodeReporter();    // node_reporter.mjs
 std::string_view nodeRewriter();    // node_rewrite.js: rewrites test files' asserts to record values
 std::string_view acornParser();     // third_party/acorn/acorn.js, the parser node_rewrite.js uses

@@ -1,0 +1,132 @@
+// Warm interpreters through the TestService, as the language server runs tests: each run gets
+// an interpreter of its own, so nothing one run did reaches the next (a module-level counter,
+// a file written in /tmp, an environment variable or interpreter state set at run time), and
+// a warm run reports exactly what a cold run of the same files reports.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "TestTime.h"
+#include "TestUtil.h"
+#include "core/testing/TestService.h"
+#include "sandbox/Sandbox.h"
+
+namespace t = greenlight::core::testing;
+namespace sb = greenlight::sandbox;
+
+namespace {
+
+struct Files {
+  const char* source;
+  const char* state;
+  const char* test;
+  std::string sourceName, stateName, testName;
+};
+
+const Files kPython{
+    "def f():\n    return 1\n",
+    "count = 0\n",
+    "import os\nimport sys\n\nimport state\nfrom calc import f\n\n\n"
+    "def test_fresh():\n"
+    "    assert not os.path.exists('/tmp/gl-leak-mark'), 'a file from an earlier run'\n"
+    "    assert 'GL_LEAK' not in os.environ, 'an environment variable from an earlier run'\n"
+    "    assert not hasattr(sys, 'gl_leak'), 'interpreter state from an earlier run'\n"
+    "    state.count += 1\n"
+    "    assert state.count == 1, state.count\n"
+    "    open('/tmp/gl-leak-mark', 'w').write('x')\n"
+    "    os.environ['GL_LEAK'] = '1'\n"
+    "    sys.gl_leak = True\n"
+    "    assert f() == 1\n\n\n"
+    "def test_wrong():\n"
+    "    assert f() == 2\n",
+    "calc.py", "state.py", "test_calc.py"};
+
+const Files kNode{
+    "function f() {\n  return 1;\n}\nmodule.exports = {f};\n",
+    "module.exports = {count: 0};\n",
+    "const test = require('node:test');\nconst assert = require('node:assert');\nconst fs = require('fs');\n"
+    "const state = require('./state.js');\nconst {f} = require('./calc.js');\n\n"
+    "test('fresh', () => {\n"
+    "  assert.ok(!fs.existsSync('/tmp/gl-leak-mark'), 'a file from an earlier run');\n"
+    "  assert.strictEqual(process.env.GL_LEAK, undefined);\n"
+    "  assert.strictEqual(globalThis.glLeak, undefined);\n"
+    "  state.count += 1;\n"
+    "  assert.strictEqual(state.count, 1);\n"
+    "  fs.writeFileSync('/tmp/gl-leak-mark', 'x');\n"
+    "  process.env.GL_LEAK = '1';\n"
+    "  globalThis.glLeak = true;\n"
+    "  assert.strictEqual(f(), 1);\n"
+    "});\n\n"
+    "test('wrong', () => {\n  assert.strictEqual(f(), 2);\n});\n",
+    "calc.js", "state.js", "calc.test.js"};
+
+// What a run reports, without timings: tests (name, status, message, line, actual/expected)
+// and diagnostics (place, code, message).
+std::string outcomeText(const t::RunOutcome& o) {
+  std::string s = o.result.error;
+  for (const auto& x : o.result.tests)
+    s += "test " + x.name + " " + std::string(t::testStatusName(x.status)) + " " + x.file + ":" +
+         std::to_string(x.line) + " " + x.message + " [" + x.actual + "|" + x.expected + "]\n";
+  for (const auto& d : o.result.diagnostics)
+    s += "diag " + d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + " " + d.code + " " +
+         d.message + "\n";
+  return s;
+}
+
+void checkNoLeaks(const Files& files) {
+  greenlight::test::TempWorkspace ws;
+  const std::string source = ws.write(files.sourceName, files.source);
+  ws.write(files.stateName, files.state);
+  ws.write(files.testName, files.test);
+  t::TestService::Options options;
+  options.workers = 1;
+  t::TestService service(options);
+  auto once = [&] {
+    t::RunRequest r;
+    r.path = source;
+    r.workspaceRoot = ws.root();
+    service.clearCache();
+    return service.runNow(r);
+  };
+
+  sb::keepSpares(false);
+  const t::RunOutcome cold = once();
+  const std::string expected = outcomeText(cold);
+  INFO("cold:\n" << expected);
+  REQUIRE(cold.result.summary.passed == 1);
+  REQUIRE(cold.result.summary.failed == 1);
+
+  sb::keepSpares(true);
+  const sb::SpareStats before = sb::spareStats();
+  once();  // cold: asks for a warm spare of this shape
+  for (int i = 0; i < 4; ++i) {
+    // Until the builder has made the next warm spare ready (bounded): each run below takes one.
+    auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
+    auto warmReady = [] {
+      for (const std::string& line : sb::describeSpares())
+        if (line.rfind("warm ", 0) == 0) return true;
+      return false;
+    };
+    while (!warmReady() && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const t::RunOutcome warm = once();
+    INFO("run " << i << ":\n" << outcomeText(warm));
+    CHECK(outcomeText(warm) == expected);
+  }
+  const sb::SpareStats after = sb::spareStats();
+  sb::keepSpares(false);
+  CHECK(after.warmUsed - before.warmUsed >= 4);
+  CHECK(after.warmFellBack == before.warmFellBack);
+}
+
+}  // namespace
+
+TEST_CASE("warm Python runs share nothing and report what cold runs report", "[warm]") {
+  checkNoLeaks(kPython);
+}
+
+TEST_CASE("warm node runs share nothing and report what cold runs report", "[warm]") {
+  checkNoLeaks(kNode);
+}
