@@ -53,11 +53,37 @@ mg, mp = statistics.median(times["gl"]), statistics.median(times["py"])
 print(f"interleaved medians: greenlight run {mg*1000:.1f} ms   bare python3 {mp*1000:.1f} ms   "
       f"ratio {mg/mp:.2f}x over {runs} pairs (goal <= 1.3x)")
 PY
-# Inside a long-lived process (the language server), spare sandboxes take the sandbox's set-up
-# off each run: the same file through TestService with spares off and on.
+# Inside a long-lived process (the language server): the same file through TestService cold,
+# with spare sandboxes, and with warm interpreters (goal: warm <= 0.3x bare python3), then a
+# node file of 10 tests the same way (goal: warm <= 0.3x bare node), then what the kept
+# interpreters cost while idle (goal: under 60 MB with one Python and one node).
 spares="$(dirname "$bin")/bench/runners/bench_spares"
-if [ -x "$spares" ]; then
-  "$spares" "$dir/calc.py" 8
+idle="$(dirname "$bin")/bench/runners/bench_idle_memory"
+if [ -x "$spares" ] && [ -x "$idle" ]; then
+  "$spares" "$dir/calc.py" "${BLOCKS:-4}" -- "$py" "$dir/test_calc.py"
+  cat > "$dir/calc.js" <<'JS'
+function add(a, b) {
+  return a + b;
+}
+
+function fib(n) {
+  let a = 0, b = 1;
+  for (let i = 0; i < n; i++) [a, b] = [b, a + b];
+  return a;
+}
+
+module.exports = {add, fib};
+JS
+  {
+    echo "const test = require('node:test');"
+    echo "const assert = require('node:assert');"
+    echo "const {add, fib} = require('./calc.js');"
+    for i in $(seq 1 10); do
+      printf "\ntest('t%d', () => {\n  assert.strictEqual(add(%d, 1), %d);\n  assert.ok(fib(%d) >= 0);\n});\n" "$i" "$i" "$((i + 1))" "$i"
+    done
+  } > "$dir/calc.test.js"
+  "$spares" "$dir/calc.js" "${BLOCKS:-4}" -- node "$dir/calc.test.js"
+  "$idle" "$dir/calc.py" "$dir/calc.js"
 else
-  echo "($spares not built: skipping the spares comparison)"
+  echo "($spares or $idle not built: skipping the in-process comparison)"
 fi

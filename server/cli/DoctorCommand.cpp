@@ -4,19 +4,28 @@
 //   python, node, g++  the configured tools, resolved as the runners resolve them (path, version)
 //   libcurl            loadable at run time (only provider calls need it)
 //   provider           which provider the configuration resolves to, and which source won
+//   warm interpreters  sandbox.warmInterpreters: a test run cold and one through an
+//                      interpreter started ahead, per language, with what the kept one costs
 //   provider reachable a 1-token request to it (skipped with --offline)
 // Exit 0 when no line is FAIL: the sandbox isolates, at least one language can run, and a
 // configured provider answers. No provider at all is a WARN (diagnostics work without an LLM).
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <thread>
+#include <tuple>
 #include <vector>
 
 #include "cli/Commands.h"
 #include "core/providers/ChatClient.h"
 #include "core/providers/CurlLibrary.h"
 #include "core/providers/Resolve.h"
+#include "core/testing/TestService.h"
 #include "core/testing/Toolchain.h"
 #include "sandbox/Sandbox.h"
 #include "support/Log.h"
@@ -28,8 +37,9 @@ using namespace core::providers;
 
 const char kDoctorUsage[] =
     "usage: greenlight doctor [--workspace DIR] [--offline]\n"
-    "  Checks the sandbox layers, python/node/g++, libcurl, the provider the configuration\n"
-    "  resolves to and whether it answers (a 1-token request; --offline skips it).\n"
+    "  Checks the sandbox layers, python/node/g++, warm interpreters (a test run cold and one\n"
+    "  warm per language), libcurl, the provider the configuration resolves to and whether it\n"
+    "  answers (a 1-token request; --offline skips it).\n"
     "  Prints OK/WARN/FAIL per check with a hint on each non-OK line.\n"
     "exit: 0 when nothing FAILs, 1 otherwise, 2 on a usage or configuration error\n";
 
@@ -109,6 +119,81 @@ bool checkTool(Report& report, const std::string& label, const std::string& name
   return true;
 }
 
+// Warm interpreters as the language server keeps them: for Python and node, one test run cold,
+// then one through the interpreter the first left started, with what that interpreter costs
+// while it waits.
+void checkWarm(Report& report, const core::Config& config, bool python, bool node) {
+  if (!config.sandbox.warmInterpreters) {
+    report.line(Level::Ok, "warm interpreters", "off (sandbox.warmInterpreters): every test run starts its interpreter");
+    return;
+  }
+  if (!python && !node) return;
+  char tmpl[] = "/tmp/greenlight-doctor-warm-XXXXXX";
+  if (::mkdtemp(tmpl) == nullptr) return;
+  const std::string dir = tmpl;
+  std::filesystem::permissions(dir, std::filesystem::perms(0755));
+  std::ofstream(dir + "/.greenlight.json") << "{}\n";
+  std::ofstream(dir + "/doctor_check.py") << "def answer():\n    return 42\n\n\ndef test_answer():\n    assert answer() == 42\n";
+  std::ofstream(dir + "/doctor_check.js") << "module.exports = {answer: () => 42};\n";
+  std::ofstream(dir + "/doctor_check.test.js") << "const test = require('node:test');\nconst assert = require('node:assert');\n"
+                                                   "const {answer} = require('./doctor_check.js');\n"
+                                                   "test('answer', () => assert.strictEqual(answer(), 42));\n";
+  core::testing::TestService::Options options;
+  options.workers = 1;
+  core::testing::TestService service(options);
+  sandbox::keepSpares(true);
+  std::vector<std::string> figures;
+  bool failed = false;
+  for (const auto& [use, file, name] : {std::tuple{python, "doctor_check.py", "python"}, std::tuple{node, "doctor_check.js", "node"}}) {
+    if (!use) continue;
+    auto once = [&, file = std::string(file)] {
+      core::testing::RunRequest request;
+      request.path = dir + "/" + file;
+      request.workspaceRoot = dir;
+      request.config = config;
+      service.clearCache();
+      auto start = std::chrono::steady_clock::now();
+      auto outcome = service.runNow(std::move(request));
+      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      return std::pair{outcome.result.summary.passed == 1 && outcome.result.error.empty(), ms};
+    };
+    auto [coldOk, coldMs] = once();
+    // The run left a spare whose interpreter is loading: wait for it as the editor's next run would.
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    std::string kept;
+    while (kept.empty() && std::chrono::steady_clock::now() < until) {
+      for (const auto& line : sandbox::describeSpares())
+        if (line.rfind("warm ", 0) == 0) kept = line;
+      if (kept.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));  // its start-up finishes
+    for (const auto& line : sandbox::describeSpares())
+      if (line.rfind("warm ", 0) == 0) kept = line;
+    const auto before = sandbox::spareStats();
+    auto [warmOk, warmMs] = once();
+    const bool wentWarm = sandbox::spareStats().warmUsed > before.warmUsed;
+    if (!coldOk || !warmOk || !wentWarm) {
+      failed = true;
+      figures.push_back(std::string(name) + ": " + (!coldOk || !warmOk ? "a test run failed" : "no warm interpreter was ready"));
+      continue;
+    }
+    char text[160];
+    std::snprintf(text, sizeof text, "%s %.0f ms warm vs %.0f ms cold", name, warmMs, coldMs);
+    std::string kb = kept.substr(kept.rfind(", ") + 2);
+    figures.push_back(std::string(text) + " (kept: " + kb + ")");
+  }
+  sandbox::keepSpares(false);
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  const std::string detail = join(figures, "; ") + "; the language server keeps at most one per shape, dropped after " +
+                             std::to_string(static_cast<int>(sandbox::kSpareIdleSeconds)) + " s idle";
+  if (failed)
+    report.line(Level::Warn, "warm interpreters", detail,
+                "test runs still work, cold; set sandbox.warmInterpreters to false to skip warm starts");
+  else
+    report.line(Level::Ok, "warm interpreters", detail);
+}
+
 std::string hintFor(ErrorKind kind, const ResolvedProvider& r) {
   switch (kind) {
     case ErrorKind::Auth: return "export " + (r.endpoint.apiKeyEnv.empty() ? std::string("OPENAI_API_KEY") : r.endpoint.apiKeyEnv) + " with a valid key";
@@ -155,15 +240,19 @@ int doctorCommand(const Args& args) {
   checkSandbox(report, *config);
 
   int tools = 0;
-  tools += checkTool(report, "python", config->pythonInterpreter, "greenlight.python.interpreter",
-                     "install python3 (apt-get install python3)", workspace);
-  tools += checkTool(report, "node", config->nodePath, "greenlight.node.path",
-                     "install Node.js 18+ (apt-get install nodejs)", workspace);
+  const bool python = checkTool(report, "python", config->pythonInterpreter, "greenlight.python.interpreter",
+                                "install python3 (apt-get install python3)", workspace);
+  const bool node = checkTool(report, "node", config->nodePath, "greenlight.node.path",
+                              "install Node.js 18+ (apt-get install nodejs)", workspace);
+  tools += python + node;
   tools += checkTool(report, "g++", config->cxxCompiler, "greenlight.cxx.compiler", "install g++ (apt-get install g++)",
                      workspace);
   if (tools == 0)
     report.line(Level::Fail, "languages", "no interpreter or compiler found: no tests can run",
                 "install at least one of python3, node, g++");
+
+  const sandbox::Isolation& iso = sandbox::probeIsolation();
+  if (iso.mountNs && iso.pidNs) checkWarm(report, *config, python, node);
 
   std::string curlError;
   const CurlLibrary* curl = loadCurl(&curlError);

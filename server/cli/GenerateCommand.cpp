@@ -30,6 +30,7 @@
 #include "core/refine/Feedback.h"
 #include "core/refine/ResultJson.h"
 #include "core/testing/Discovery.h"
+#include "sandbox/Sandbox.h"
 #include "support/Cancellation.h"
 #include "support/Log.h"
 
@@ -314,6 +315,9 @@ int generateCommand(const Args& args) {
   {
     core::providers::ChatClient client;
     ProviderModel model(client, resolved.endpoint);
+    // A generate is several runs in one process: with warm interpreters each round's run
+    // starts in an interpreter readied while the model was writing (sandbox.warmInterpreters).
+    if (config->sandbox.warmInterpreters) sandbox::keepSpares(true);
     core::testing::TestService::Options options;
     options.workers = 1;
     core::testing::TestService service(options);
