@@ -80,6 +80,34 @@ Policy lookPolicy(const TempDir& dir, const std::string& interpreter) {
   return p;
 }
 
+// The processes our spares' inits started (the payloads or warm interpreters): spares are
+// children of this process's threads.
+std::vector<std::string> grandchildren() {
+  std::vector<std::string> pids;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream kids(task.path() / "children");
+    for (std::string init; kids >> init;) {
+      std::ifstream grand("/proc/" + init + "/task/" + init + "/children");
+      for (std::string pid; grand >> pid;) pids.push_back(pid);
+    }
+  }
+  return pids;
+}
+
+// Waits (bounded) until one of grandchildren() has exactly `cmdline` (NUL-separated).
+bool waitForGrandchild(const std::string& cmdline) {
+  auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
+  while (std::chrono::steady_clock::now() < until) {
+    for (const std::string& pid : grandchildren()) {
+      std::string got = gltest::readProcFile("/proc/" + pid + "/cmdline");
+      if (!got.empty() && got.back() == '\0') got.pop_back();
+      if (got == cmdline) return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
+}
+
 }  // namespace
 
 TEST_CASE("a warm interpreter holds nothing a cold start does not", "[warm]") {
@@ -117,17 +145,11 @@ TEST_CASE("a warm interpreter that is gone when its run comes: the run starts co
   bool killed = false;
   auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
   while (!killed && std::chrono::steady_clock::now() < until) {
-    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
-      std::ifstream kids(task.path() / "children");
-      for (std::string init; kids >> init;) {
-        std::ifstream grand("/proc/" + init + "/task/" + init + "/children");
-        for (std::string pid; grand >> pid;) {
-          if (gltest::readProcFile("/proc/" + pid + "/cmdline").find("python_warm.py") == std::string::npos) continue;
-          if (::kill(std::stoi(pid), SIGKILL) != 0) continue;
-          killed = true;
-          REQUIRE(waitDead(pid));  // as an interpreter that died by itself would be
-        }
-      }
+    for (const std::string& pid : grandchildren()) {
+      if (gltest::readProcFile("/proc/" + pid + "/cmdline").find("python_warm.py") == std::string::npos) continue;
+      if (::kill(std::stoi(pid), SIGKILL) != 0) continue;
+      killed = true;
+      REQUIRE(waitDead(pid));  // as an interpreter that died by itself would be
     }
     if (!killed) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -145,15 +167,22 @@ TEST_CASE("a warm interpreter that printed before its run is not used", "[warm]"
   SparesScope on(true);
   TempDir dir;
   Policy p = lookPolicy(dir, "/usr/bin/python3");
-  auto noisy = std::make_shared<Policy::WarmStart>(*p.warm);
-  noisy->argv = {"/usr/bin/python3", "-c", "print('start-up noise', flush=True); import time; time.sleep(600)"};
-  p.warm = noisy;
   Verdict cold;
   {
     SparesScope off(false);
     cold = run(p);
   }
   for (int i = 0; i < 3; ++i) {
+    // The noisy interpreter prints, then becomes `sleep <marker>`: once that process is seen,
+    // the noise is in the spare's pipe for certain (a fixed pause is not enough under load,
+    // and a run handed over before the noise was printed would show it). A marker per round,
+    // so a previous round's dying spare is never taken for this one's.
+    const std::string marker = "600." + std::to_string(::getpid()) + std::to_string(i);
+    auto noisy = std::make_shared<Policy::WarmStart>(*p.warm);
+    noisy->argv = {"/bin/sh", "-c", "echo start-up noise; exec /usr/bin/sleep " + marker};
+    p.warm = noisy;
+    greenlight::sandbox::prepareSpare(p);
+    REQUIRE(waitForGrandchild(std::string("/usr/bin/sleep\0", 15) + marker));
     SpareStats stats = spareStats();
     Verdict v = run(p);
     INFO(describe(v));
@@ -161,7 +190,5 @@ TEST_CASE("a warm interpreter that printed before its run is not used", "[warm]"
     CHECK(v.stdoutData == cold.stdoutData);
     CHECK(v.stdoutData.find("noise") == std::string::npos);
     CHECK(spareStats().warmUsed == stats.warmUsed);
-    waitBuilderProgress(stats);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // it prints soon after it starts
   }
 }
