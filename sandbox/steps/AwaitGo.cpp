@@ -88,56 +88,70 @@ bool unpackSeed(const LaunchPlan& plan, const char* cursor, const char* end, std
   return true;
 }
 
+// Receives the supervisor's next message on the status socket, which must carry `magic` and
+// one fd (two when it says hasStdin). The supervisor closing the socket means it dropped this
+// spare: init leaves quietly.
+bool receiveMessage(const LaunchPlan& plan, std::uint32_t magic, const char* what, GoMessage* message, int fds[2]) {
+  std::memset(message, 0, sizeof *message);
+  std::size_t fdCount = 0;
+  long n = recvWithFds(plan.statusFd, message, sizeof *message, fds, &fdCount, 0);
+  if (n == 0) ::_exit(0);
+  if (n < 0) return fail(plan, "recvmsg", what, errno);
+  if (static_cast<std::size_t>(n) != sizeof *message || message->magic != magic ||
+      fdCount != (message->hasStdin ? 2u : 1u))
+    return fail(plan, "recvmsg", what, EPROTO);
+  return true;
+}
+
+// Maps the request memfd `fd` (shared: RLIMIT_DATA, already applied, does not count it) and
+// closes the fd; nullptr once a failure is reported. *size is the request's length.
+char* mapRequest(const LaunchPlan& plan, int fd, int prot, const char* what, std::size_t* size) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    fail(plan, "fstat", what, errno);
+    return nullptr;
+  }
+  *size = static_cast<std::size_t>(st.st_size);
+  if (*size < sizeof(RequestHeader)) {
+    fail(plan, "read", what, EPROTO);
+    return nullptr;
+  }
+  void* map = ::mmap(nullptr, *size, prot, MAP_SHARED, fd, 0);
+  if (map == MAP_FAILED) {
+    fail(plan, "mmap", what, errno);
+    return nullptr;
+  }
+  ::close(fd);
+  return static_cast<char*>(map);
+}
+
 }  // namespace
 
 bool receivePreseed(const LaunchPlan& plan) {
   GoMessage message;
-  std::memset(&message, 0, sizeof message);
   int fds[2] = {-1, -1};
-  std::size_t fdCount = 0;
-  long n = recvWithFds(plan.statusFd, &message, sizeof message, fds, &fdCount, 0);
-  if (n == 0) ::_exit(0);  // the supervisor dropped this spare
-  if (n < 0) return fail(plan, "recvmsg", "warm files", errno);
-  if (static_cast<std::size_t>(n) != sizeof message || message.magic != kPreseedMagic || fdCount != 1)
-    return fail(plan, "recvmsg", "warm files", EPROTO);
-  struct stat st;
-  if (::fstat(fds[0], &st) != 0) return fail(plan, "fstat", "warm files", errno);
-  const auto size = static_cast<std::size_t>(st.st_size);
+  if (!receiveMessage(plan, kPreseedMagic, "warm files", &message, fds)) return false;
+  std::size_t size = 0;
+  char* base = mapRequest(plan, fds[0], PROT_READ, "warm files", &size);
+  if (base == nullptr) return false;
   RequestHeader h;
-  if (size < sizeof h) return fail(plan, "read", "warm files", EPROTO);
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fds[0], 0);
-  if (map == MAP_FAILED) return fail(plan, "mmap", "warm files", errno);
-  ::close(fds[0]);
-  const char* base = static_cast<const char*>(map);
   std::memcpy(&h, base, sizeof h);
   if (h.magic != kRequestMagic || h.argc != 0 || h.envc != 0 || h.candc != 0 || h.stringsBytes != 0 ||
       h.slotsOffset > size || h.slotsOffset < sizeof h)
     return fail(plan, "read", "warm files", EPROTO);
   bool ok = unpackSeed(plan, base + sizeof h, base + h.slotsOffset, h.seedEntries);
-  ::munmap(map, size);
+  ::munmap(base, size);
   return ok;
 }
 
 bool awaitGo(const LaunchPlan& plan, ExecSpec* spec) {
   GoMessage go;
-  std::memset(&go, 0, sizeof go);
   int fds[2] = {-1, -1};
-  std::size_t fdCount = 0;
-  long n = recvWithFds(plan.statusFd, &go, sizeof go, fds, &fdCount, 0);
-  if (n == 0) ::_exit(0);  // the supervisor dropped this spare
-  if (n < 0) return fail(plan, "recvmsg", "go", errno);
-  if (static_cast<std::size_t>(n) != sizeof go || go.magic != kGoMagic || fdCount != (go.hasStdin ? 2u : 1u))
-    return fail(plan, "recvmsg", "go", EPROTO);
-
-  const int requestFd = fds[0];
-  struct stat st;
-  if (::fstat(requestFd, &st) != 0) return fail(plan, "fstat", "request", errno);
-  const auto size = static_cast<std::size_t>(st.st_size);
-  if (size < sizeof(RequestHeader)) return fail(plan, "read", "request", EPROTO);
-  void* map = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, requestFd, 0);
-  if (map == MAP_FAILED) return fail(plan, "mmap", "request", errno);
-  ::close(requestFd);
-  const char* base = static_cast<const char*>(map);
+  if (!receiveMessage(plan, kGoMagic, "go", &go, fds)) return false;
+  std::size_t size = 0;
+  char* map = mapRequest(plan, fds[0], PROT_READ | PROT_WRITE, "request", &size);
+  if (map == nullptr) return false;
+  const char* base = map;
   const char* end = base + size;  // narrowed to the seed region once the header is checked
   RequestHeader h;
   std::memcpy(&h, base, sizeof h);
@@ -150,7 +164,7 @@ bool awaitGo(const LaunchPlan& plan, ExecSpec* spec) {
   const std::size_t slots = std::size_t{h.argc} + 1 + h.envc + 1 + h.candc + 1;
   if (h.slotsOffset % alignof(char*) != 0 || h.slotsOffset > size || h.slotsOffset < sizeof h + h.stringsBytes || (size - h.slotsOffset) / sizeof(char*) < slots)
     return fail(plan, "read", "request", EPROTO);
-  auto** slot = reinterpret_cast<char**>(static_cast<char*>(map) + h.slotsOffset);
+  auto** slot = reinterpret_cast<char**>(map + h.slotsOffset);
   char** workdir = slot;
   char** argv = slot + 1;
   char** envp = argv + h.argc + 1;
