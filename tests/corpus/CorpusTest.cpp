@@ -173,6 +173,17 @@ std::string outcomeText(const t::RunOutcome& o) {
   return s;
 }
 
+// What the sandbox saw of a run, for a failure message: a warm run that differs from its cold
+// twin is told apart by these (a timeout after the full limit, a start-up that never finished).
+std::string verdictText(const t::RunResult& r) {
+  if (!r.verdict) return "(none)";
+  const auto& v = *r.verdict;
+  char buf[128];
+  std::snprintf(buf, sizeof buf, " exit=%d signal=%d wall_ms=%.1f cpu_ms=%.1f", v.exitCode, v.signal, v.wallMs, v.cpuMs);
+  return "status=" + std::string(greenlight::sandbox::statusName(v.status)) + buf + " setup_error=" + v.setupError + "\n--- stdout:\n" + r.stdoutText + "\n--- stderr:\n" +
+         r.stderrText;
+}
+
 struct Suite {
   std::string name;
   std::vector<Problem> problems;
@@ -222,7 +233,8 @@ void runWarmPass(const Suite& s, const std::vector<std::unique_ptr<Job>>& jobs) 
       continue;
     }
     if (differ.size() < 10) {
-      differ.push_back(j->c.problem.id + " [" + variantName(j->c.variant) + "]\n--- cold:\n" + cold + "--- warm:\n" + got);
+      differ.push_back(j->c.problem.id + " [" + variantName(j->c.variant) + "]\n--- cold:\n" + cold + "--- warm:\n" + got +
+                       "--- warm verdict: " + verdictText(warm.result) + "\n");
     }
   }
   const auto after = greenlight::sandbox::spareStats();

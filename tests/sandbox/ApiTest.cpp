@@ -5,9 +5,11 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstring>
+#include <string>
 #include <thread>
 
 #include "TestSupport.h"
@@ -179,4 +181,33 @@ TEST_CASE("the baked seccomp filters equal a fresh libseccomp compile", "[api][s
   // Network changes the program (AF_INET/AF_INET6 sockets).
   CHECK(detail::cachedSeccompProgram(Profile::Python, true)->len !=
         detail::cachedSeccompProgram(Profile::Python, false)->len);
+}
+
+// glibc's stdio list lock (exported, as the stdio functions of other libraries take it too).
+extern "C" void _IO_list_lock();
+extern "C" void _IO_list_unlock();
+
+// The sandbox's pid 1 is a clone of one thread of this (multithreaded) process: a lock that
+// another thread holds at the moment of the clone stays held in pid 1 for ever. glibc's fork()
+// there (ASan builds spawned the payload with a copy, not vfork) took the stdio list lock that
+// any fopen/fclose of another thread takes, and pid 1 hung until the run's deadline. Here
+// another thread holds that lock while the sandbox starts, then lets it go.
+TEST_CASE("a run started while another thread holds libc's stdio lock does not hang", "[api]") {
+  for (int i = 0; i < 3; ++i) {
+    std::atomic<bool> held{false};
+    std::thread holder([&held] {
+      _IO_list_lock();
+      held = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      _IO_list_unlock();
+    });
+    while (!held) std::this_thread::yield();
+    Policy p = policyFor({"/bin/sh", "-c", "echo ran"});
+    p.timeLimitSec = 10;  // a hang ends here; a run takes milliseconds
+    Verdict v = run(p);
+    holder.join();
+    INFO(describe(v));
+    CHECK(v.status == Status::Ok);
+    CHECK(v.stdoutData == "ran\n");
+  }
 }

@@ -164,7 +164,6 @@ TEST_CASE("a warm interpreter that is gone when its run comes: the run starts co
 }
 
 TEST_CASE("a warm interpreter that printed before its run is not used", "[warm]") {
-  SparesScope on(true);
   TempDir dir;
   Policy p = lookPolicy(dir, "/usr/bin/python3");
   Verdict cold;
@@ -172,6 +171,7 @@ TEST_CASE("a warm interpreter that printed before its run is not used", "[warm]"
     SparesScope off(false);
     cold = run(p);
   }
+  SparesScope on(true);  // after the cold run: a scope's end restores the lane's setting
   for (int i = 0; i < 3; ++i) {
     // The noisy interpreter prints, then becomes `sleep <marker>`: once that process is seen,
     // the noise is in the spare's pipe for certain (a fixed pause is not enough under load,
