@@ -31,25 +31,6 @@ using namespace gltest;
 
 namespace {
 
-// A run through a spare. The background thread builds one spare at a time, in the order runs
-// asked for them (a shape an earlier test case used may come first), so a run may find none
-// of its shape ready: then it ran cold and asked for one, and the next attempt waits for the
-// builder's next result. `before` gets the stats just before the attempt that got a spare.
-Verdict runOnSpare(const Policy& p, SpareStats* before = nullptr) {
-  Verdict v;
-  for (int attempt = 0; attempt < 20; ++attempt) {
-    SpareStats stats = spareStats();
-    v = run(p);
-    if (spareStats().used == stats.used + 1) {
-      if (before) *before = stats;
-      return v;
-    }
-    waitBuilderProgress(stats);
-  }
-  FAIL("no run of this shape got a spare in 20 attempts");
-  return v;
-}
-
 // Direct children of this process (all threads), as the kernel lists them.
 std::vector<std::string> ownChildren() {
   std::vector<std::string> kids;
@@ -174,7 +155,7 @@ TEST_CASE("a seed a spare cannot take goes cold, with the cold outcome", "[spare
   p.fileSizeLimitMb = 1;
   p.scratchSource = seed.path();
   SpareStats before;
-  Verdict v = runOnSpare(p, &before);  // taken, found unfit for this request...
+  Verdict v = runOnSpare(p, false, &before);  // taken, found unfit for this request...
   INFO(describe(v));
   CHECK(v.status == Status::Ok);  // the cold path seeds before the limits apply
   CHECK(v.stdoutData == std::to_string(2 << 20) + "\n");
@@ -191,7 +172,7 @@ TEST_CASE("a spare that died meanwhile is dropped and the run starts cold", "[sp
   bool tookDeadSpare = false;
   for (int attempt = 0; attempt < 20 && !tookDeadSpare; ++attempt) {
     SpareStats taken;
-    runOnSpare(p, &taken);  // took one: the builder makes the next spare of this shape
+    runOnSpare(p, false, &taken);  // took one: the builder makes the next spare of this shape
     waitBuilderProgress(taken);
     SpareStats beforeKill = spareStats();
     std::vector<std::string> killed = ownChildren();
@@ -219,7 +200,7 @@ TEST_CASE("switching spares off leaves no process behind", "[spares]") {
   {
     SparesScope on(true);
     SpareStats before;
-    runOnSpare(policyFor({"/bin/true"}), &before);
+    runOnSpare(policyFor({"/bin/true"}), false, &before);
     waitBuilderProgress(before);  // the replacement, so that there is a spare to collect
   }
   keepSpares(false);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -46,6 +47,26 @@ bool warmOn() { return kWarmOn; }
 
 SparesScope::SparesScope(bool on) { greenlight::sandbox::keepSpares(on); }
 SparesScope::~SparesScope() { greenlight::sandbox::keepSpares(sparesOn()); }
+
+greenlight::sandbox::Verdict runOnSpare(const greenlight::sandbox::Policy& p, bool warm,
+                                        greenlight::sandbox::SpareStats* before) {
+  using greenlight::sandbox::spareStats;
+  greenlight::sandbox::Verdict v;
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    greenlight::sandbox::SpareStats stats = spareStats();
+    v = greenlight::sandbox::run(p);
+    const greenlight::sandbox::SpareStats now = spareStats();
+    const bool got = warm ? now.warmUsed == stats.warmUsed + 1 && now.warmFellBack == stats.warmFellBack
+                          : now.used == stats.used + 1;
+    if (got) {
+      if (before) *before = stats;
+      return v;
+    }
+    waitBuilderProgress(stats);
+  }
+  FAIL("no run of this shape got a " << (warm ? "warm " : "") << "spare in 20 attempts");
+  return v;
+}
 
 bool waitBuilderProgress(const greenlight::sandbox::SpareStats& since) {
   auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));

@@ -30,6 +30,15 @@ struct SparesScope {
 // made ready, or one dropped (already had one for its shape, or it failed at once).
 bool waitBuilderProgress(const greenlight::sandbox::SpareStats& since);
 
+// Runs `p` until one run went to a spare (`warm`: to a warm interpreter, with no fall-back to a
+// cold start). The builder makes one spare at a time, in the order runs asked for them (a shape
+// an earlier test case used may come first), so a run may find none of its shape ready: then it
+// ran cold and asked for one, and the next attempt waits for the builder's next result.
+// `before` gets the stats just before the attempt that got a spare. Fails the test case after
+// 20 attempts.
+greenlight::sandbox::Verdict runOnSpare(const greenlight::sandbox::Policy& p, bool warm = false,
+                                        greenlight::sandbox::SpareStats* before = nullptr);
+
 // Waits (bounded, scaled) until process `pid` has exited: a zombie, or already reaped.
 bool waitDead(const std::string& pid);
 

@@ -31,19 +31,6 @@ using namespace gltest;
 
 namespace {
 
-// Runs `p` until a run went to a warm spare (the first run of a shape is cold and asks for one).
-Verdict runWarm(const Policy& p) {
-  Verdict v;
-  for (int attempt = 0; attempt < 20; ++attempt) {
-    SpareStats stats = spareStats();
-    v = run(p);
-    if (spareStats().warmUsed == stats.warmUsed + 1 && spareStats().warmFellBack == stats.warmFellBack) return v;
-    waitBuilderProgress(stats);
-  }
-  FAIL("no run of this shape got a warm spare in 20 attempts");
-  return v;
-}
-
 const char* kPythonLook = R"PY(import json, os, sys
 fds = sorted(int(f) for f in os.listdir("/proc/self/fd"))
 shared = [l.split()[1] + " " + " ".join(l.split()[5:]) for l in open("/proc/self/maps")
@@ -121,7 +108,7 @@ TEST_CASE("a warm interpreter holds nothing a cold start does not", "[warm]") {
       cold = run(p);
     }
     SparesScope on(true);
-    Verdict warm = runWarm(p);
+    Verdict warm = runOnSpare(p, true);
     INFO("cold: " << describe(cold));
     INFO("warm: " << describe(warm));
     REQUIRE(cold.status == Status::Ok);
@@ -138,7 +125,7 @@ TEST_CASE("a warm interpreter that is gone when its run comes: the run starts co
   SparesScope on(true);
   TempDir dir;
   Policy p = lookPolicy(dir, "/usr/bin/python3");
-  Verdict first = runWarm(p);  // the shape now has a warm spare being built
+  Verdict first = runOnSpare(p, true);  // the shape now has a warm spare being built
   REQUIRE(first.status == Status::Ok);
   // Kill every warm interpreter of ours (the grandchildren running python_warm.py).
   SpareStats before = spareStats();
