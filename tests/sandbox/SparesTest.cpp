@@ -29,20 +29,6 @@ using greenlight::sandbox::Status;
 using greenlight::sandbox::Verdict;
 using namespace gltest;
 
-namespace {
-
-// Direct children of this process (all threads), as the kernel lists them.
-std::vector<std::string> ownChildren() {
-  std::vector<std::string> kids;
-  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
-    std::ifstream in(task.path() / "children");
-    for (std::string pid; in >> pid;) kids.push_back(pid);
-  }
-  return kids;
-}
-
-}  // namespace
-
 TEST_CASE("a spare runs exactly what the go request says", "[spares]") {
   TempDir seed;
   seed.file("top.txt", "top\n");

@@ -68,6 +68,15 @@ greenlight::sandbox::Verdict runOnSpare(const greenlight::sandbox::Policy& p, bo
   return v;
 }
 
+std::vector<std::string> ownChildren() {
+  std::vector<std::string> kids;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream in(task.path() / "children");
+    for (std::string pid; in >> pid;) kids.push_back(pid);
+  }
+  return kids;
+}
+
 bool waitBuilderProgress(const greenlight::sandbox::SpareStats& since) {
   auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
   for (;;) {

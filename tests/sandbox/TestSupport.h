@@ -39,6 +39,10 @@ bool waitBuilderProgress(const greenlight::sandbox::SpareStats& since);
 greenlight::sandbox::Verdict runOnSpare(const greenlight::sandbox::Policy& p, bool warm = false,
                                         greenlight::sandbox::SpareStats* before = nullptr);
 
+// Direct children of this process (all threads: a spare is a child of the builder thread), as
+// the kernel lists them.
+std::vector<std::string> ownChildren();
+
 // Waits (bounded, scaled) until process `pid` has exited: a zombie, or already reaped.
 bool waitDead(const std::string& pid);
 

@@ -67,16 +67,12 @@ Policy lookPolicy(const TempDir& dir, const std::string& interpreter) {
   return p;
 }
 
-// The processes our spares' inits started (the payloads or warm interpreters): spares are
-// children of this process's threads.
+// The processes our spares' inits started (the payloads or warm interpreters).
 std::vector<std::string> grandchildren() {
   std::vector<std::string> pids;
-  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
-    std::ifstream kids(task.path() / "children");
-    for (std::string init; kids >> init;) {
-      std::ifstream grand("/proc/" + init + "/task/" + init + "/children");
-      for (std::string pid; grand >> pid;) pids.push_back(pid);
-    }
+  for (const std::string& init : ownChildren()) {
+    std::ifstream grand("/proc/" + init + "/task/" + init + "/children");
+    for (std::string pid; grand >> pid;) pids.push_back(pid);
   }
   return pids;
 }
