@@ -18,6 +18,7 @@
 #include "TestTime.h"
 #include "lsp/Server.h"
 #include "protocol/Uri.h"
+#include "sandbox/Sandbox.h"
 #include "support/TestClient.h"
 
 using namespace greenlight;
@@ -55,7 +56,7 @@ Json progressCaps() { return Json{{"window", {{"workDoneProgress", true}}}}; }
 // A generous sandbox time limit: a python start can take seconds on a loaded 2-core machine,
 // and a run hitting the default 10 s limit would turn a test's expectation into "timeout".
 void initialize(TestClient& c, const Workspace& w, Json options = Json::object(), int timeLimitSeconds = 120) {
-  options["sandbox"] = {{"timeLimitSeconds", timeLimitSeconds}};
+  options["sandbox"]["timeLimitSeconds"] = timeLimitSeconds;
   c.initialize(progressCaps(), Json{{"rootUri", protocol::uriFromPath(w.root.string())}, {"initializationOptions", options}});
 }
 
@@ -282,6 +283,45 @@ TEST_CASE("saving a test file runs its source's tests, and runOnSave false does 
   off.pumpUntil([] { return false; }, std::chrono::milliseconds(800));
   CHECK(off.notifications("textDocument/publishDiagnostics").empty());
   CHECK(off.notifications("$/progress").empty());
+}
+
+TEST_CASE("opening a file with tests starts its interpreter ahead - the run on save takes it") {
+  // As `greenlight lsp` does; the test process keeps no spares otherwise.
+  sandbox::keepSpares(true);
+  struct SparesOff {
+    ~SparesOff() { sandbox::keepSpares(false); }
+  } sparesOff;
+  Workspace w;
+  w.write("m.py", kSource);
+  w.write("test_m.py", kTest);
+  const std::string src = w.uri("m.py");
+  const Json open{{"textDocument", {{"uri", src}, {"languageId", "python"}, {"version", 1}, {"text", kSource}}}};
+
+  // warmInterpreters off: an open starts nothing ahead.
+  TestClient cold;
+  initialize(cold, w, Json{{"sandbox", {{"warmInterpreters", false}}}});
+  const auto start = sandbox::spareStats();
+  cold.notify("textDocument/didOpen", open);
+  cold.pumpUntil([] { return false; }, std::chrono::milliseconds(1500));
+  CHECK(sandbox::spareStats().warmBuilt == start.warmBuilt);
+
+  TestClient c;
+  initialize(c, w);
+  const auto before = sandbox::spareStats();
+  c.notify("textDocument/didOpen", open);
+  // No run was asked for, yet the builder starts a Python interpreter for the run's shape.
+  REQUIRE(c.pumpUntil([&] { return sandbox::spareStats().warmBuilt > before.warmBuilt; },
+                      gltest::scaled(std::chrono::seconds(60))));
+  const auto ready = sandbox::spareStats();
+  CHECK(ready.warmUsed == before.warmUsed);
+  c.notify("textDocument/didSave", {{"textDocument", {{"uri", src}}}});
+  REQUIRE(c.pumpUntil([&] { return publishCount(c, src) > 0; }, std::chrono::seconds(90)));
+  // The save's run went to that interpreter and reported what a cold run reports.
+  CHECK(sandbox::spareStats().warmUsed == ready.warmUsed + 1);
+  CHECK(sandbox::spareStats().warmFellBack == ready.warmFellBack);
+  REQUIRE(lastDiagnostics(c, src)["diagnostics"].size() == 1);
+  CHECK_THAT(lastDiagnostics(c, src)["diagnostics"][0]["message"].get<std::string>(),
+             Catch::Contains("add returned here with a=2, b=3"));
 }
 
 TEST_CASE("$/cancelRequest kills the sandbox at once and answers -32800 exactly once") {

@@ -28,6 +28,10 @@
 // session ended). Callbacks never hold the feature itself (a worker must not be the one that
 // destroys the TestService that owns it).
 //
+// Warm-up: an open or an edit of a file with tests announces a save, and the save a run. While
+// the user types, the loop (throttled per file) posts a TestService::prepare() to the pool, which
+// starts the run's interpreter in a spare; the run on save then starts warm, not cold.
+//
 // Cancellation: `$/cancelRequest` and a cancel pressed on the request's progress cancel the
 // request's token; the Server answers -32800 at once; the linked run source kills the sandbox
 // (TestService passes its eventfd to the sandbox). Runs this feature cancels itself (superseded
@@ -59,6 +63,10 @@ namespace fs = std::filesystem;
 
 constexpr const char* kRunCommand = "greenlight.runTests";
 constexpr auto kDebounce = std::chrono::milliseconds(300);
+// How often edits of one file may ask for its interpreter to be started ahead. The builder
+// keeps at most one spare per shape and drops it after 60 s unused (sandbox kSpareIdleSeconds):
+// an edit at least this long after the last ask brings a dropped one back.
+constexpr auto kWarmUpEvery = std::chrono::seconds(20);
 
 std::string normalise(const std::string& path) {
   std::string out = fs::path(path).lexically_normal().string();
@@ -81,6 +89,15 @@ struct Guard {
 };
 
 using Docs = std::map<std::string, core::DocumentSnapshot>;  // by normalised path
+
+// What a run reads instead of the disk: the open documents' text, as they were snapshot.
+ct::OverlayProvider overlayOf(std::shared_ptr<const Docs> docs) {
+  return [docs = std::move(docs)](const std::string& path) -> std::optional<std::string> {
+    auto it = docs->find(normalise(path));
+    if (it == docs->end()) return std::nullopt;
+    return it->second.text;
+  };
+}
 
 struct Run {
   std::uint64_t id = 0;
@@ -121,6 +138,7 @@ class RunTestsFeature {
 
   void executeRun(const std::vector<protocol::Json>& args, RequestContext ctx);
   void didSave(const DocumentEvent& e);
+  void warmUp(const DocumentEvent& e);  // didOpen, didChange
   void didClose(const DocumentEvent& e);
   void cancelAll(const std::string& why);
   // greenlight.cancel: every run (and pending debounced run-on-save), or those of `path`.
@@ -135,6 +153,8 @@ class RunTestsFeature {
   std::string keyFor(const std::string& path) {
     return sourceFor(path, [this](const std::string& p) { return exists(p); }).value_or(path);
   }
+  std::shared_ptr<const Docs> snapshotDocs();
+  std::string workspaceRootFor(const std::string& key);
   void startRun(const std::string& key, const std::string& trigger, std::optional<int> line,
                 std::optional<RequestContext> ctx);
   void prepareAndStart(const std::shared_ptr<Run>& run);  // pool thread
@@ -153,6 +173,7 @@ class RunTestsFeature {
     std::uint64_t generation = 0;
   };
   std::map<std::string, Debounce> debounce_;  // by saved path
+  std::map<std::string, std::chrono::steady_clock::time_point> warmedAt_;  // by key: last warm-up
   // ---- last: destroyed first (see the essay)
   ct::TestService service_;
 };
@@ -236,6 +257,47 @@ void RunTestsFeature::didSave(const DocumentEvent& e) {
   });
 }
 
+void RunTestsFeature::warmUp(const DocumentEvent& e) {
+  const core::Config& config = server_.config();
+  if (!config.runOnSave || !config.sandbox.warmInterpreters || e.path.empty()) return;
+  std::string path = normalise(e.path);
+  auto language = ct::languageForPath(path);
+  // Only interpreters start ahead; a tests.command or a C++ build has nothing to warm.
+  if (!language || (*language != ct::Language::Python && *language != ct::Language::JavaScript)) return;
+  std::string key = keyFor(path);
+  const auto now = std::chrono::steady_clock::now();
+  auto [it, first] = warmedAt_.try_emplace(key, now);
+  if (!first && now - it->second < kWarmUpEvery) return;
+  it->second = now;
+  ct::RunRequest request;
+  request.path = key;
+  request.workspaceRoot = workspaceRootFor(key);
+  request.config = config;
+  request.overlay = overlayOf(snapshotDocs());
+  // Discovery and staging read files: off the loop. A file with no tests prepares nothing.
+  server_.threadPool().post([this, guard = guard_, request = std::move(request)]() mutable {
+    std::lock_guard<std::mutex> lock(guard->mutex);
+    if (guard->alive) service_.prepare(std::move(request));
+  });
+}
+
+std::shared_ptr<const Docs> RunTestsFeature::snapshotDocs() {
+  auto docs = std::make_shared<Docs>();
+  for (auto& doc : server_.documents().snapshot()) {
+    if (!doc.path.empty()) (*docs)[normalise(doc.path)] = std::move(doc);
+  }
+  return docs;
+}
+
+std::string RunTestsFeature::workspaceRootFor(const std::string& key) {
+  // The editor's folder bounds the search for nearby tests, when the file is inside it.
+  if (const auto& root = server_.workspaceRoot()) {
+    auto rel = fs::path(key).lexically_relative(normalise(*root));
+    if (!rel.empty() && *rel.begin() != "..") return normalise(*root);
+  }
+  return {};
+}
+
 void RunTestsFeature::didClose(const DocumentEvent& e) {
   if (e.path.empty()) return;
   std::string path = normalise(e.path);
@@ -260,16 +322,8 @@ void RunTestsFeature::startRun(const std::string& key, const std::string& trigge
   run->line = line;
   run->config = server_.config();
   run->encoding = server_.positionEncoding();
-  auto docs = std::make_shared<Docs>();
-  for (auto& doc : server_.documents().snapshot()) {
-    if (!doc.path.empty()) (*docs)[normalise(doc.path)] = std::move(doc);
-  }
-  run->docs = std::move(docs);
-  if (const auto& root = server_.workspaceRoot()) {
-    // The editor's folder bounds the search for nearby tests, when the file is inside it.
-    auto rel = fs::path(key).lexically_relative(normalise(*root));
-    if (!rel.empty() && *rel.begin() != "..") run->workspaceRoot = normalise(*root);
-  }
+  run->docs = snapshotDocs();
+  run->workspaceRoot = workspaceRootFor(key);
   const std::string title = "Running tests";
   const std::string name = fs::path(key).filename().string();
   if (ctx) {
@@ -307,12 +361,7 @@ void RunTestsFeature::startRun(const std::string& key, const std::string& trigge
 }
 
 void RunTestsFeature::prepareAndStart(const std::shared_ptr<Run>& run) {
-  std::shared_ptr<const Docs> docs = run->docs;
-  ct::OverlayProvider overlay = [docs](const std::string& path) -> std::optional<std::string> {
-    auto it = docs->find(normalise(path));
-    if (it == docs->end()) return std::nullopt;
-    return it->second.text;
-  };
+  ct::OverlayProvider overlay = overlayOf(run->docs);
   // Discovery once more, here, only to know how many tests to expect (the percentage); the
   // engine discovers again on its worker (cheap: a scan of a few files).
   if (!run->cancel.isCancelled()) {
@@ -463,6 +512,8 @@ void registerRunTests(Server& server, const std::shared_ptr<TestBoard>& board) {
     return feature->cancelFor(path, why);
   });
   server.onDidSave([feature](const DocumentEvent& e) { feature->didSave(e); });
+  server.onDidOpen([feature](const DocumentEvent& e) { feature->warmUp(e); });
+  server.onDidChange([feature](const DocumentEvent& e) { feature->warmUp(e); });
   server.onDidClose([feature](const DocumentEvent& e) { feature->didClose(e); });
   server.onShutdown([feature] { feature->cancelAll("the server is shutting down"); });
 }
