@@ -173,7 +173,7 @@ class RunTestsFeature {
     std::uint64_t generation = 0;
   };
   std::map<std::string, Debounce> debounce_;  // by saved path
-  std::map<std::string, std::chrono::steady_clock::time_point> warmedAt_;  // by key: last warm-up
+  std::map<std::string, std::chrono::steady_clock::time_point> warmedAt_;  // by edited path: last warm-up
   // ---- last: destroyed first (see the essay)
   ct::TestService service_;
 };
@@ -264,11 +264,13 @@ void RunTestsFeature::warmUp(const DocumentEvent& e) {
   auto language = ct::languageForPath(path);
   // Only interpreters start ahead; a tests.command or a C++ build has nothing to warm.
   if (!language || (*language != ct::Language::Python && *language != ct::Language::JavaScript)) return;
-  std::string key = keyFor(path);
+  // Throttled before anything else: this runs on the loop for every keystroke, and keyFor()
+  // looks at the disk.
   const auto now = std::chrono::steady_clock::now();
-  auto [it, first] = warmedAt_.try_emplace(key, now);
+  auto [it, first] = warmedAt_.try_emplace(path, now);
   if (!first && now - it->second < kWarmUpEvery) return;
   it->second = now;
+  std::string key = keyFor(path);
   ct::RunRequest request;
   request.path = key;
   request.workspaceRoot = workspaceRootFor(key);
@@ -301,6 +303,7 @@ std::string RunTestsFeature::workspaceRootFor(const std::string& key) {
 void RunTestsFeature::didClose(const DocumentEvent& e) {
   if (e.path.empty()) return;
   std::string path = normalise(e.path);
+  warmedAt_.erase(path);
   auto it = debounce_.find(path);
   if (it != debounce_.end()) {
     ++it->second.generation;
