@@ -19,7 +19,7 @@
 #include <sstream>
 
 #include "Corpus.h"
-#include "TestTime.h"
+#include "SpareWait.h"
 #include "core/testing/RunJson.h"
 #include "core/testing/TestService.h"
 
@@ -180,8 +180,8 @@ std::string verdictText(const t::RunResult& r) {
   const auto& v = *r.verdict;
   char buf[128];
   std::snprintf(buf, sizeof buf, " exit=%d signal=%d wall_ms=%.1f cpu_ms=%.1f", v.exitCode, v.signal, v.wallMs, v.cpuMs);
-  return "status=" + std::string(greenlight::sandbox::statusName(v.status)) + buf + " setup_error=" + v.setupError + "\n--- stdout:\n" + r.stdoutText + "\n--- stderr:\n" +
-         r.stderrText;
+  return "status=" + std::string(greenlight::sandbox::statusName(v.status)) + buf + " setup_error=" + v.setupError +
+         "\n--- stdout:\n" + r.stdoutText + "\n--- stderr:\n" + r.stderrText;
 }
 
 struct Suite {
@@ -214,11 +214,7 @@ void runWarmPass(const Suite& s, const std::vector<std::unique_ptr<Job>>& jobs) 
     const t::RunOutcome warm = service.runNow(req);
     // A run through the sandbox makes the builder start the next interpreter of its shape;
     // waiting for it (bounded) keeps the share of warm runs independent of the machine's load.
-    if (warm.plan && !warm.noTests && !warm.result.cached) {
-      const auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
-      while (greenlight::sandbox::spareStats().built == ran.built && std::chrono::steady_clock::now() < until)
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
+    if (warm.plan && !warm.noTests && !warm.result.cached) gltest::waitBuilderProgress(ran);
     const std::string cold = outcomeText(j->handle.wait()), got = outcomeText(warm);
     if (got == cold) {
       ++same;

@@ -77,16 +77,6 @@ std::vector<std::string> ownChildren() {
   return kids;
 }
 
-bool waitBuilderProgress(const greenlight::sandbox::SpareStats& since) {
-  auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
-  for (;;) {
-    greenlight::sandbox::SpareStats now = greenlight::sandbox::spareStats();
-    if (now.built > since.built || now.discarded > since.discarded) return true;
-    if (std::chrono::steady_clock::now() > until) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-}
-
 bool waitDead(const std::string& pid) {
   auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
   for (;;) {

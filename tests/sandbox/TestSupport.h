@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "SpareWait.h"  // waitBuilderProgress
 #include "sandbox/Sandbox.h"
 
 namespace gltest {
@@ -26,9 +27,6 @@ struct SparesScope {
   ~SparesScope();
 };
 
-// Waits (bounded, scaled) until the spares' builder has finished a build since `since`: a spare
-// made ready, or one dropped (already had one for its shape, or it failed at once).
-bool waitBuilderProgress(const greenlight::sandbox::SpareStats& since);
 
 // Runs `p` until one run went to a spare (`warm`: to a warm interpreter, with no fall-back to a
 // cold start). The builder makes one spare at a time, in the order runs asked for them (a shape
