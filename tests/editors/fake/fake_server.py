@@ -39,8 +39,16 @@ REQUEST_CANCELLED = -32800
 
 def log(direction, message):
     if LOG:
-        with open(LOG, "a", encoding="utf-8") as f:
-            f.write(json.dumps({"dir": direction, "msg": message}) + "\n")
+        # One write() per line (O_APPEND): lines from concurrent writers never interleave.
+        # A reader can still catch a line half-written; the readers skip an unterminated last line.
+        line = (json.dumps({"dir": direction, "msg": message}) + "\n").encode("utf-8")
+        fd = os.open(LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            view = memoryview(line)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
 
 
 def read_message(stream):

@@ -175,11 +175,16 @@ function H.is_fake(client)
 end
 
 -- The fake's log ($GREENLIGHT_FAKE_LOG): messages it received ('in') or sent ('out').
+-- The fake appends while we read: a read can end inside a line the fake is still writing
+-- (a write is not atomic for a reader, e.g. across a page boundary), so only lines that end
+-- in a newline are complete. readfile()'s 'b' mode keeps that visible: its last item is ''
+-- after a final newline, else the unfinished line; either way it is dropped.
 function H.fake_messages(log_path, dir)
   local out = {}
   if not log_path or vim.fn.filereadable(log_path) == 0 then return out end
-  for _, line in ipairs(vim.fn.readfile(log_path)) do
-    local entry = vim.json.decode(line)
+  local lines = vim.fn.readfile(log_path, 'b')
+  for i = 1, #lines - 1 do
+    local entry = vim.json.decode(lines[i])
     if entry.dir == (dir or 'in') then table.insert(out, entry.msg) end
   end
   return out

@@ -7,13 +7,7 @@ local H = require('harness')
 local log_path
 
 local function received()
-  local out = {}
-  if vim.fn.filereadable(log_path) == 0 then return out end
-  for _, line in ipairs(vim.fn.readfile(log_path)) do
-    local entry = vim.json.decode(line)
-    if entry.dir == 'in' then table.insert(out, entry.msg) end
-  end
-  return out
+  return H.fake_messages(log_path, 'in')
 end
 
 -- Messages the fake received with `method` (and, for executeCommand, `command`).
