@@ -5,7 +5,8 @@
 # The log of a CI run is thousands of lines, and ctest's --output-on-failure blocks scroll away
 # in it: so the run ends with, per lane, each failed test's name, why it failed and the last
 # GREENLIGHT_FAIL_TAIL (default 40) lines of its output, read back from ctest's own log
-# (Testing/Temporary/LastTest.log: nothing is rerun), then a summary with each lane's time.
+# (Testing/Temporary/LastTest.log: nothing is rerun), then a summary with each lane's time and,
+# under each failed test, the first lines where it reported its failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +23,8 @@ done
 
 jobs=$(nproc 2>/dev/null || echo 2)
 tail_lines=${GREENLIGHT_FAIL_TAIL:-40}
-fail_marks='^not ok|FAILED|[Ee]rror:|ERROR:|runtime error|Sanitizer|timed out|did not'
+digest_lines=${GREENLIGHT_FAIL_DIGEST:-8}  # lines after the first failure mark, in the summary
+fail_marks='^not ok|^FAIL |FAILED|[Ee]rror:|ERROR:|runtime error|Sanitizer|timed out|did not'
 status=0
 summaries=()
 reports=()  # files holding the failure details of a lane, printed at the end
@@ -52,12 +54,18 @@ test_output() {  # lasttest.log name
 # failed tests are the lines "  <n> - <name> (<why>)" ctest prints after "The following tests FAILED:".
 collect_failures() {  # lane builddir ctest.log
   local lane=$1 dir=$2 log=$3 out="$2/failures.txt" lasttest="$2/Testing/Temporary/LastTest.log"
-  local line name why names=()
+  local line name why digest names=()
   : >"$out"
   while IFS= read -r line; do
     [[ "$line" =~ ^[[:space:]]*[0-9]+[[:space:]]-[[:space:]](.*)[[:space:]]\((.*)\)$ ]] || continue
     name=${BASH_REMATCH[1]} why=${BASH_REMATCH[2]}
     names+=("$name ($why)")
+    # The summary is the one part of a CI log sure to be seen (a viewer that keeps the log's
+    # head and tail cuts the middle): under each failed test, its first reported failure.
+    digest=""
+    [ -f "$lasttest" ] && digest=$(test_output "$lasttest" "$name" | grep -m 1 -A "$digest_lines" -E "$fail_marks" |
+      head -n $((digest_lines + 1)) | cut -c 1-240 | sed 's/^/        | /')
+    [ -z "$digest" ] || names+=("$digest")
     {
       echo "--- $lane: $name ($why): last $tail_lines lines of its output"
       if [ -f "$lasttest" ]; then
@@ -75,7 +83,9 @@ collect_failures() {  # lane builddir ctest.log
   if [ ${#names[@]} -gt 0 ]; then
     reports+=("$out")
     local n
-    for n in "${names[@]}"; do summaries+=("    failed: $n"); done
+    for n in "${names[@]}"; do
+      if [[ "$n" == "        | "* ]]; then summaries+=("$n"); else summaries+=("    failed: $n"); fi
+    done
   fi
 }
 
