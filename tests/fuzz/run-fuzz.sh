@@ -28,8 +28,11 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$builddir" -G Ninja -DCMAKE_BUILD_TYPE
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DGREENLIGHT_FUZZ=ON -DGREENLIGHT_TESTS=ON -DGREENLIGHT_WERROR=OFF >"$builddir.configure.log" 2>&1 \
   || { cat "$builddir.configure.log"; exit 1; }
-echo "=== fuzz: build fuzz_lsp fuzz_refine"
-cmake --build "$builddir" --target fuzz_lsp fuzz_refine -j "${GREENLIGHT_FUZZ_JOBS:-2}"
+echo "=== fuzz: build fuzz_lsp fuzz_refine (log: $builddir/fuzz-build.log)"
+# Quiet unless it fails: clang's warnings on libseccomp's macros (C99 compound literals) and a
+# hundred progress lines would push the failures at the end of a CI log out of sight.
+cmake --build "$builddir" --target fuzz_lsp fuzz_refine -j "${GREENLIGHT_FUZZ_JOBS:-2}" >"$builddir/fuzz-build.log" 2>&1 \
+  || { tail -n 60 "$builddir/fuzz-build.log"; echo "run-fuzz.sh: the build failed" >&2; exit 1; }
 
 # The time budget is shared: framing + dispatch gets half, the refine target the rest.
 failed=0
