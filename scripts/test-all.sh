@@ -54,18 +54,18 @@ test_output() {  # lasttest.log name
 # failed tests are the lines "  <n> - <name> (<why>)" ctest prints after "The following tests FAILED:".
 collect_failures() {  # lane builddir ctest.log
   local lane=$1 dir=$2 log=$3 out="$2/failures.txt" lasttest="$2/Testing/Temporary/LastTest.log"
-  local line name why digest names=()
+  local line name why digest lines=()
   : >"$out"
   while IFS= read -r line; do
     [[ "$line" =~ ^[[:space:]]*[0-9]+[[:space:]]-[[:space:]](.*)[[:space:]]\((.*)\)$ ]] || continue
     name=${BASH_REMATCH[1]} why=${BASH_REMATCH[2]}
-    names+=("$name ($why)")
+    lines+=("    failed: $name ($why)")
     # The summary is the one part of a CI log sure to be seen (a viewer that keeps the log's
     # head and tail cuts the middle): under each failed test, its first reported failure.
     digest=""
     [ -f "$lasttest" ] && digest=$(test_output "$lasttest" "$name" | grep -m 1 -A "$digest_lines" -E "$fail_marks" |
       head -n $((digest_lines + 1)) | cut -c 1-240 | sed 's/^/        | /')
-    [ -z "$digest" ] || names+=("$digest")
+    [ -z "$digest" ] || lines+=("$digest")
     {
       echo "--- $lane: $name ($why): last $tail_lines lines of its output"
       if [ -f "$lasttest" ]; then
@@ -80,12 +80,9 @@ collect_failures() {  # lane builddir ctest.log
       echo
     } >>"$out"
   done < <(sed -n '/^The following tests FAILED:/,$p' "$log")
-  if [ ${#names[@]} -gt 0 ]; then
+  if [ ${#lines[@]} -gt 0 ]; then
     reports+=("$out")
-    local n
-    for n in "${names[@]}"; do
-      if [[ "$n" == "        | "* ]]; then summaries+=("$n"); else summaries+=("    failed: $n"); fi
-    done
+    summaries+=("${lines[@]}")
   fi
 }
 
