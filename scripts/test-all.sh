@@ -54,29 +54,27 @@ test_output() {  # lasttest.log name
 # failed tests are the lines "  <n> - <name> (<why>)" ctest prints after "The following tests FAILED:".
 collect_failures() {  # lane builddir ctest.log
   local lane=$1 dir=$2 log=$3 out="$2/failures.txt" lasttest="$2/Testing/Temporary/LastTest.log"
-  local line name why digest lines=()
+  local line name why output digest marks lines=()
   : >"$out"
   while IFS= read -r line; do
     [[ "$line" =~ ^[[:space:]]*[0-9]+[[:space:]]-[[:space:]](.*)[[:space:]]\((.*)\)$ ]] || continue
     name=${BASH_REMATCH[1]} why=${BASH_REMATCH[2]}
     lines+=("    failed: $name ($why)")
+    output=""
+    [ -f "$lasttest" ] && output=$(test_output "$lasttest" "$name")
     # The summary is the one part of a CI log sure to be seen (a viewer that keeps the log's
     # head and tail cuts the middle): under each failed test, its first reported failure.
-    digest=""
-    [ -f "$lasttest" ] && digest=$(test_output "$lasttest" "$name" | grep -m 1 -A "$digest_lines" -E "$fail_marks" |
-      head -n $((digest_lines + 1)) | cut -c 1-240 | sed 's/^/        | /')
+    digest=$(grep -m 1 -A "$digest_lines" -E "$fail_marks" <<<"$output" | head -n $((digest_lines + 1)) |
+      cut -c 1-240 | sed 's/^/        | /')
     [ -z "$digest" ] || lines+=("$digest")
+    # Where the failure was reported, which may lie above the tail (TAP "not ok", Catch2's
+    # "FAILED:" and the expansion under it, a sanitizer's report): the first 10 such lines,
+    # numbered, each with the 6 lines that follow it.
+    marks=$(grep -n -m 10 -A 6 -E "$fail_marks" <<<"$output" | head -n 70)
     {
       echo "--- $lane: $name ($why): last $tail_lines lines of its output"
-      if [ -f "$lasttest" ]; then
-        # Where the failure was reported, which may lie above the tail (TAP "not ok", Catch2's
-        # "FAILED:" and the expansion under it, a sanitizer's report): the first 10 such lines,
-        # numbered, each with the 6 lines that follow it.
-        local marks
-        marks=$(test_output "$lasttest" "$name" | grep -n -m 10 -A 6 -E "$fail_marks" | head -n 70)
-        [ -z "$marks" ] || printf '%s\n%s\n  (...)\n' "  (where it reports the failure)" "$marks"
-        test_output "$lasttest" "$name" | tail -n "$tail_lines"
-      fi
+      [ -z "$marks" ] || printf '%s\n%s\n  (...)\n' "  (where it reports the failure)" "$marks"
+      [ -z "$output" ] || tail -n "$tail_lines" <<<"$output"
       echo
     } >>"$out"
   done < <(sed -n '/^The following tests FAILED:/,$p' "$log")

@@ -27,7 +27,6 @@ struct SparesScope {
   ~SparesScope();
 };
 
-
 // Runs `p` until one run went to a spare (`warm`: to a warm interpreter, with no fall-back to a
 // cold start). The builder makes one spare at a time, in the order runs asked for them (a shape
 // an earlier test case used may come first), so a run may find none of its shape ready: then it
