@@ -23,7 +23,21 @@ function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Failure(message);
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+// Bounds scale like the C++ tests' (tests/common/TestTime.h): GL_TEST_TIME_SCALE is the build's
+// factor (4 under sanitizers, where the server under test is the ASan build), set by
+// tests/editors/CMakeLists.txt; GREENLIGHT_TEST_TIME_SCALE is a further factor for a slow machine.
+const timeScale = ((): number => {
+  const build = Number(process.env.GL_TEST_TIME_SCALE);
+  const extra = Number(process.env.GREENLIGHT_TEST_TIME_SCALE);
+  return (build >= 1 ? build : 1) * (extra >= 1 ? extra : 1);
+})();
+
+function scaled(ms: number): number {
+  return Math.floor(ms * timeScale);
+}
+
+function withTimeout<T>(promise: Promise<T>, bound: number, what: string): Promise<T> {
+  const ms = scaled(bound);
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Failure(`timed out after ${ms} ms waiting for ${what}`)), ms);
     promise.then(
@@ -33,7 +47,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   });
 }
 
-async function waitFor(cond: () => boolean, ms: number, what: string): Promise<void> {
+async function waitFor(cond: () => boolean, bound: number, what: string): Promise<void> {
+  const ms = scaled(bound);
   const start = Date.now();
   while (!cond()) {
     if (Date.now() - start > ms) throw new Failure(`timed out after ${ms} ms waiting for ${what}`);
@@ -135,7 +150,7 @@ async function main(): Promise<number> {
       'the initialize response',
     );
     if ('error' in outcome) {
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+      await Promise.race([exited, new Promise((r) => setTimeout(r, scaled(2000)))]);
       if (exitCode === undefined) throw new Failure(`initialize failed: ${String(outcome.error)}; stderr: ${stderr}`);
     }
     const first = 'result' in outcome ? outcome.result : undefined;

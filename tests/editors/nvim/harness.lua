@@ -24,6 +24,22 @@ if vim.deprecate then
   end
 end
 
+-- Bounds scale like the C++ tests' (tests/common/TestTime.h): GL_TEST_TIME_SCALE is the build's
+-- factor (4 under sanitizers, where the real server is the ASan build and :checkhealth's
+-- `greenlight doctor` takes 6 s instead of 2), set by tests/editors/CMakeLists.txt;
+-- GREENLIGHT_TEST_TIME_SCALE is a further factor for an unusually slow machine. A bound only
+-- ends a wait for something that did not come, so it can be generous.
+H.time_scale = tonumber(os.getenv('GL_TEST_TIME_SCALE') or '') or 1
+do
+  local extra = tonumber(os.getenv('GREENLIGHT_TEST_TIME_SCALE') or '')
+  if extra and extra >= 1 then H.time_scale = H.time_scale * extra end
+end
+
+-- `ms` milliseconds, scaled.
+function H.scaled(ms)
+  return math.floor(ms * H.time_scale)
+end
+
 local current_step = 'startup'
 H.started = uv.hrtime() / 1e9
 local function finish(code, message)
@@ -63,8 +79,9 @@ function H.contains(haystack, needle, what)
   end
 end
 
--- Waits up to `ms` for `cond()`; fails with `what` on timeout.
+-- Waits up to `ms` (scaled) for `cond()`; fails with `what` on timeout.
 function H.wait(ms, cond, what)
+  ms = H.scaled(ms)
   local ok = vim.wait(ms, cond, 20)
   if not ok then H.fail(string.format('timed out after %d ms waiting for %s', ms, what)) end
 end
@@ -89,8 +106,10 @@ function H.write(path, lines)
   vim.fn.writefile(lines, path)
 end
 
--- Runs `fn` and exits Neovim with the result. A watchdog ends a hung test.
+-- Runs `fn` and exits Neovim with the result. A watchdog ends a hung test after `seconds`
+-- (scaled; below the wrapper's limit, run-nvim-test.sh, which is scaled the same way).
 function H.run(seconds, fn)
+  seconds = math.floor(seconds * H.time_scale)
   local watchdog = uv.new_timer()
   watchdog:start(seconds * 1000, 0, function()
     io.stderr:write(string.format('FAIL: watchdog: test did not finish within %d s (step: %s)\n', seconds, current_step))
@@ -118,7 +137,7 @@ end
 -- not built yet is a clear SKIP and a broken one a clear FAIL (with its stderr), instead of a
 -- client that silently never attaches.
 function H.probe_server(bin, timeout_ms)
-  timeout_ms = timeout_ms or 10000
+  timeout_ms = H.scaled(timeout_ms or 10000)
   local stdout, stderr, exited, code = '', '', false, nil
   local job = vim.fn.jobstart({ bin, 'lsp' }, {
     on_stdout = function(_, data) stdout = stdout .. table.concat(data, '\n') end,
@@ -138,7 +157,7 @@ function H.probe_server(bin, timeout_ms)
     local shutdown = vim.json.encode({ jsonrpc = '2.0', id = 2, method = 'shutdown' })
     local exit = vim.json.encode({ jsonrpc = '2.0', method = 'exit' })
     pcall(vim.fn.chansend, job, string.format('Content-Length: %d\r\n\r\n%sContent-Length: %d\r\n\r\n%s', #shutdown, shutdown, #exit, exit))
-    vim.wait(3000, function() return exited end, 20)
+    vim.wait(H.scaled(3000), function() return exited end, 20)
     if not exited then vim.fn.jobstop(job) end
     return
   end
