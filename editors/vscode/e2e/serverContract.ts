@@ -29,7 +29,7 @@ function check(condition: unknown, message: string): asserts condition {
 const timeScale = ((): number => {
   const build = Number(process.env.GL_TEST_TIME_SCALE);
   const extra = Number(process.env.GREENLIGHT_TEST_TIME_SCALE);
-  return (build >= 1 ? build : 1) * (extra >= 1 ? extra : 1);
+  return (build > 0 ? build : 1) * (extra >= 1 ? extra : 1);
 })();
 
 function scaled(ms: number): number {

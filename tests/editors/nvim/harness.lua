@@ -30,6 +30,7 @@ end
 -- GREENLIGHT_TEST_TIME_SCALE is a further factor for an unusually slow machine. A bound only
 -- ends a wait for something that did not come, so it can be generous.
 H.time_scale = tonumber(os.getenv('GL_TEST_TIME_SCALE') or '') or 1
+if not (H.time_scale > 0) then H.time_scale = 1 end
 do
   local extra = tonumber(os.getenv('GREENLIGHT_TEST_TIME_SCALE') or '')
   if extra and extra >= 1 then H.time_scale = H.time_scale * extra end
