@@ -178,9 +178,9 @@ std::string outcomeText(const t::RunOutcome& o) {
 // `text` with the elements of every innermost {...} that holds no ':' (a set's repr; a dict's
 // or a JSON object's has colons) put in sorted order. Python orders a set of strings by each
 // interpreter's hash seed, random per process, so two runs of the same code print
-// {'_gl_wrong', 4, 5} or {4, 5, '_gl_wrong'} (MBPP/2's and /7's wrong-return messages, about
-// half the time each). Elements are split at ", " even inside a string: the form is still one
-// that only the order of a set's elements cannot change.
+// {'_gl_wrong', 4, 5} or {4, 5, '_gl_wrong'} (MBPP/2's wrong-return message, about half the
+// time each; MBPP/7's shows sets with more orders). Elements are split at ", " even inside a
+// string: the form is still one that only the order of a set's elements cannot change.
 std::string withSetsSorted(const std::string& text) {
   std::string out;
   std::size_t i = 0;
