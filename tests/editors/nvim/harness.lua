@@ -110,10 +110,11 @@ end
 -- Runs `fn` and exits Neovim with the result. A watchdog ends a hung test after `seconds`
 -- (scaled; below the wrapper's limit, run-nvim-test.sh, which is scaled the same way).
 function H.run(seconds, fn)
-  seconds = math.floor(seconds * H.time_scale)
+  local ms = H.scaled(seconds * 1000)
+  seconds = ms / 1000
   local watchdog = uv.new_timer()
-  watchdog:start(seconds * 1000, 0, function()
-    io.stderr:write(string.format('FAIL: watchdog: test did not finish within %d s (step: %s)\n', seconds, current_step))
+  watchdog:start(ms, 0, function()
+    io.stderr:write(string.format('FAIL: watchdog: test did not finish within %g s (step: %s)\n', seconds, current_step))
     io.stderr:flush()
     os.exit(1)
   end)
