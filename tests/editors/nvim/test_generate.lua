@@ -242,8 +242,11 @@ H.run(150, function()
       end
       return false
     end, 'the server\'s -32800 answer')
-    H.check(#H.fake_sent(log, '$/cancelRequest') >= 1, 'no $/cancelRequest sent')
-    H.check(#H.fake_sent(log, 'workspace/executeCommand', 'greenlight.cancel') >= 1, 'no greenlight.cancel sent')
+    -- The fake answers -32800 at the first cancel it reads (the progress cancel, sent first), so
+    -- the answer can be in its log before it has read the two that followed: wait for them.
+    H.wait(5000, function() return #H.fake_sent(log, '$/cancelRequest') >= 1 end, 'a $/cancelRequest')
+    H.wait(5000, function() return #H.fake_sent(log, 'workspace/executeCommand', 'greenlight.cancel') >= 1 end,
+      'a greenlight.cancel')
   end
 
   H.step('no candidate passes: "Show best attempt" opens it (showMessageRequest, Neovim\'s handler)')
