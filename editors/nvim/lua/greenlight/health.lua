@@ -23,7 +23,12 @@ local function api()
   }
 end
 
-local kDoctorTimeoutMs = 8000
+-- Doctor times a cold and a warm interpreter start per language and may wait seconds for the
+-- warm one to load: 2-3 s here, 6-7 s for a sanitizer build on a loaded machine. The bound only
+-- has to catch a hang, so it is generous: an ERROR from a slow but healthy doctor would be false.
+local kDoctorTimeoutMs = 30000
+-- `--version` prints and exits; a sanitizer build under load takes a few hundred ms.
+local kVersionTimeoutMs = 10000
 
 -- The project root the server would use for the current buffer, else the current directory.
 local function workspace(cfg)
@@ -156,7 +161,7 @@ function M.check()
   if not path then
     health.error(source_or_error, { 'Build it with ./run.sh (build/greenlight) and put it on $PATH, or set server.path' })
   else
-    local version, err = binary.first_line({ path, '--version' }, 3000)
+    local version, err = binary.first_line({ path, '--version' }, kVersionTimeoutMs)
     if version then
       health.ok(string.format('%s (from %s): %s', path, source_or_error, version))
       doctor(health, path, cfg)
