@@ -253,7 +253,10 @@ H.run(150, function()
   before = H.lines(bufnr)
   W.cursor_on_comment(bufnr, 'is_prime')
   mark = H.results_mark()
-  H.typeahead('1<CR>')
+  -- 1 = "Show best attempt", given by inputlist() itself rather than typed ahead (see the next
+  -- step for why); 0 dismisses any later prompt.
+  local best_answers = { 1 }
+  vim.fn.inputlist = function() return table.remove(best_answers, 1) or 0 end
   vim.cmd('GreenlightGenerate')
   response = H.wait_result('greenlight.generate', mark, 60000)
   H.eq(response.result.status, 'failed', 'status')
@@ -270,16 +273,17 @@ H.run(150, function()
     H.eq(W.body(best, 'add'), W.body(bufnr, 'add'), 'the rest of the document in the copy')
   end
   vim.cmd('buffer ' .. bufnr)
+  H.eq(#best_answers, 0, '"Show best attempt" was chosen at the prompt')
   H.eq(H.lines(bufnr), before, 'the buffer after a failed generation')
 
   H.step('"Retry with more rounds" runs it again with more rounds')
   progress.history = {}
   mark = H.results_mark()
-  -- Neovim's showMessageRequest handler asks with inputlist(): answered here, not by typeahead
-  -- (keys queued before the prompt exists were once eaten under load by something else, and the
-  -- retry was never chosen). 2 = "Retry with more rounds"; 0 dismisses the retry's own prompt,
-  -- which may come at any later time, so the stub stays for the rest of this test (no later step
-  -- answers a prompt).
+  -- Neovim's showMessageRequest handler asks with inputlist(): answered by a stub, not by
+  -- typeahead (keys queued before the prompt exists were once eaten under load by something
+  -- else, and the retry was never chosen). 2 = "Retry with more rounds"; 0 dismisses the
+  -- retry's own prompt, which may come at any later time, so the stub stays for the rest of
+  -- this test (no later step answers a prompt).
   local answers = { 2 }
   vim.fn.inputlist = function() return table.remove(answers, 1) or 0 end
   vim.cmd('GreenlightGenerate')
