@@ -26,9 +26,14 @@ struct Hostile {
   std::unique_ptr<ScriptedModel> model;
   GenerateRun run;
 
-  // `reply`: the default rule of the script (every request gets it).
-  Hostile(const json& reply, int rounds = 1, const std::vector<std::string>& serverEnv = {}, GenerateOptions options = {}) {
-    ws.write(".greenlight.json", "{\"sandbox\": {\"timeLimitSeconds\": 3, \"memoryLimitMB\": 256}}\n");
+  // `reply`: the default rule of the script (every request gets it). `timeLimitSeconds`: the
+  // sandbox's limit per run. Only the hang needs a short one; the others expect a verdict of
+  // their own ("returned 1, expected 0", the memory or process limit), which a short limit on
+  // a loaded machine (a sanitizer build beside another suite) could turn into a timeout.
+  Hostile(const json& reply, int rounds = 1, const std::vector<std::string>& serverEnv = {}, GenerateOptions options = {},
+          int timeLimitSeconds = 20) {
+    ws.write(".greenlight.json", "{\"sandbox\": {\"timeLimitSeconds\": " + std::to_string(timeLimitSeconds) +
+                                     ", \"memoryLimitMB\": 256}}\n");
     ws.write("wc.py", kWcPy);
     ws.write("test_wc.py", kWcTest);
     model = std::make_unique<ScriptedModel>(json{{"rules", json::array()}, {"default", reply}}, serverEnv);
@@ -143,7 +148,7 @@ TEST_CASE("hostile: a reply that redefines or edits the tests", "[refine][e2e][h
 }
 
 TEST_CASE("hostile: a candidate that hangs is stopped at the time limit", "[refine][e2e][hostile]") {
-  Hostile h(python("def word_count(s):\n    while True:\n        pass"));
+  Hostile h(python("def word_count(s):\n    while True:\n        pass"), 1, {}, {}, 3);
   INFO(h.describe());
   h.checkContained();
   CHECK(h.candidate()["status"] == "failed");
