@@ -25,7 +25,7 @@ function assertSlugifyProblem(rows) {
 }
 
 async function assertSquiggleOnBuggyLine(wb) {
-  const squiggles = await wb.squiggleLines();
+  const squiggles = await wb.waitForSquiggles((lines) => lines.length === 1 && lines[0].text.trim() === kBuggyLine);
   assert.deepEqual(squiggles.map((s) => s.text.trim()), [kBuggyLine], `the error squiggles are on ${JSON.stringify(squiggles)}`);
   assert.equal(squiggles[0].line, 6);
 }
@@ -88,7 +88,7 @@ export async function fixUnsaved({ wb, workspace }) {
   await wb.command('Greenlight: Run Nearby Tests');
   const end = await wb.seen('statusbar', /Greenlight: Running tests: 1 passed, 0 failed/, mark, 'the passing run in the status bar');
   const rows = await wb.waitForProblems('the problem to disappear', (rows) => !rows.some((r) => /hello_world|assertion here/.test(r)));
-  assert.deepEqual(await wb.squiggleLines(), [], 'squiggles left after the passing run');
+  assert.deepEqual(await wb.waitForSquiggles((lines) => lines.length === 0), [], 'squiggles left after the passing run');
   await waitForLens(wb, /1 passed/, 'the result CodeLens over slugify to say "1 passed"');
   assert.ok(await wb.isDirty(), 'the run must not save the file');
   const onDisk = fs.readFileSync(path.join(workspace, 'python/textutil.py'), 'utf8');
@@ -150,7 +150,7 @@ export async function quickFix({ wb }) {
   const end = await wb.seen('statusbar', /slugify: 1\/1 tests passed in 1 round/, mark, 'the fix\'s outcome in the status bar');
   const fixed = await wb.waitForEditorText('the fixed function', (t) => t.includes('return "-".join(words)') && !t.includes('"_"'));
   await wb.waitForProblems('the problem to disappear', (rows) => !rows.some((r) => /hello_world|assertion here/.test(r)));
-  assert.deepEqual(await wb.squiggleLines(), [], 'squiggles left after the fix');
+  assert.deepEqual(await wb.waitForSquiggles((lines) => lines.length === 0), [], 'squiggles left after the fix');
   await waitForLens(wb, /1 passed/, 'the result CodeLens over slugify to say "1 passed" after the fix');
   await wb.shot('4b-quick-fix-applied');
   await wb.command('File: Revert File');

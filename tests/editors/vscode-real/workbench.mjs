@@ -196,6 +196,20 @@ export class Workbench {
   }
 
   // The lines (number and text) that carry an error squiggle in the active editor.
+  // Reads squiggleLines() until `pred` holds or the wait's bound passes, and returns the last
+  // read for the caller to assert on. The Problems panel and the squiggles come from one marker
+  // change, but the squiggles are drawn at the next animation frame, which a starved renderer
+  // can put after the panel's (debounced) update that the caller waited for.
+  async waitForSquiggles(pred, timeoutMs = this.timeoutMs) {
+    const until = Date.now() + timeoutMs;
+    let lines = await this.squiggleLines();
+    while (!pred(lines) && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      lines = await this.squiggleLines();
+    }
+    return lines;
+  }
+
   async squiggleLines() {
     const tops = await this.page.evaluate(() => {
       const editor = document.querySelector('.editor-group-container.active .monaco-editor');
