@@ -22,12 +22,21 @@ function M.is_stopped(client)
   return M.call(client, 'is_stopped')
 end
 
+-- Clients being stopped on purpose (:GreenlightRestart), by id. is_stopped() answers false
+-- until the server has answered shutdown or its process has exited (even after a forced stop,
+-- which only signals it), and a client on its way out must not be reused.
+M.stopping = {}
+
+function M.is_live(client)
+  return not M.is_stopped(client) and not M.stopping[client.id]
+end
+
 -- Live clients only: right after stop() Neovim still lists a client (get_clients,
 -- get_client_by_id) until its process exits, and reusing it would attach to a dead server.
 local function live(list)
   local out = {}
   for _, client in pairs(list or {}) do
-    if not M.is_stopped(client) then table.insert(out, client) end
+    if M.is_live(client) then table.insert(out, client) end
   end
   return out
 end
@@ -41,7 +50,7 @@ end
 
 function M.get_client(id)
   local client = id and vim.lsp.get_client_by_id(id)
-  if client and not M.is_stopped(client) then return client end
+  if client and M.is_live(client) then return client end
   return nil
 end
 
@@ -62,7 +71,7 @@ function M.start(config, bufnr)
     return vim.lsp.start(config, {
       bufnr = bufnr,
       reuse_client = function(client, conf)
-        return client.name == conf.name and client.config.root_dir == conf.root_dir and not M.is_stopped(client)
+        return client.name == conf.name and client.config.root_dir == conf.root_dir and M.is_live(client)
       end,
     })
   end
