@@ -131,8 +131,8 @@ H.run(60, function()
   H.step(':GreenlightRestart starts a new server and re-attaches')
   local old_id = client.id
   H.notifications = {}
-  -- The old server (a sanitizer build's exit scans for leaks) gets the scaled time to exit
-  -- before the plugin kills it, which would fail the check for a clean exit below.
+  -- The old server (a sanitizer build's exit scans for leaks) gets the scaled time to exit, so
+  -- this restart takes the graceful path; the next step takes the kill path.
   greenlight.restart_wait_ms = H.scaled(5000)
   vim.cmd('GreenlightRestart')
   H.wait(10000, function()
@@ -149,25 +149,27 @@ H.run(60, function()
   -- stays pending until SIGCONT, and meanwhile the new client must not be the old one reused
   -- (is_stopped() is still false for it then).
   old_id = greenlight.client(bufnr).id
+  local function child_pids() return vim.fn.systemlist({ 'pgrep', '-P', tostring(vim.fn.getpid()) }) end
   -- The server replaced by the restart above may still be on its way out (a sanitizer build's
   -- exit scans for leaks): wait until the new server is Neovim's only child.
   local children
   H.wait(5000, function()
-    children = vim.fn.systemlist({ 'pgrep', '-P', tostring(vim.fn.getpid()) })
+    children = child_pids()
     return #children == 1
   end, 'the server to be Neovim\'s only child process')
   vim.fn.system({ 'kill', '-STOP', children[1] })
   greenlight.restart_wait_ms = 200
   H.notifications = {}
-  vim.cmd('GreenlightRestart')
+  -- SIGCONT whatever happens: a failed restart must not leave a stopped server behind.
+  local restarted, err = pcall(vim.cmd, 'GreenlightRestart')
   vim.fn.system({ 'kill', '-CONT', children[1] })
+  H.check(restarted, ':GreenlightRestart failed: ' .. tostring(err))
   H.wait(10000, function()
     local c = greenlight.client(bufnr)
     return c ~= nil and c.id ~= old_id and c.initialized == true
   end, 'a new initialized client after restarting past a stuck server')
   H.wait(5000, function() return vim.lsp.get_client_by_id(old_id) == nil end, 'the stuck server to be gone')
-  H.check(not vim.tbl_contains(vim.fn.systemlist({ 'pgrep', '-P', tostring(vim.fn.getpid()) }), children[1]),
-    'the stuck server still runs')
+  H.check(not vim.tbl_contains(child_pids(), children[1]), 'the stuck server still runs')
   -- Its end by the plugin's SIGTERM is not reported (the check after the next step sees any late one).
   H.eq(#H.notified('server exited with code'), 0, 'exit reports')
   greenlight.restart_wait_ms = H.scaled(5000)
