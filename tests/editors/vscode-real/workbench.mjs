@@ -184,32 +184,33 @@ export class Workbench {
     return (await this.editorLines()).map((l) => l.text).join('\n');
   }
 
-  async waitForEditorText(what, predicate, timeoutMs = this.timeoutMs) {
+  // Reads `read()` every 100 ms until `predicate` holds or `timeoutMs` passes; returns the last
+  // read and whether it held, for the caller to throw or assert on.
+  async poll(read, predicate, timeoutMs) {
     const deadline = Date.now() + timeoutMs;
-    let text;
     for (;;) {
-      text = await this.editorText();
-      if (predicate(text)) return text;
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}; the editor shows:\n${text}`);
+      const value = await read();
+      if (predicate(value)) return { value, held: true };
+      if (Date.now() > deadline) return { value, held: false };
       await this.page.waitForTimeout(100);
     }
   }
 
-  // The lines (number and text) that carry an error squiggle in the active editor.
-  // Reads squiggleLines() until `pred` holds or the wait's bound passes, and returns the last
+  async waitForEditorText(what, predicate, timeoutMs = this.timeoutMs) {
+    const { value, held } = await this.poll(() => this.editorText(), predicate, timeoutMs);
+    if (!held) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}; the editor shows:\n${value}`);
+    return value;
+  }
+
+  // Polls squiggleLines() until `pred` holds or the wait's bound passes, and returns the last
   // read for the caller to assert on. The Problems panel and the squiggles come from one marker
   // change, but the squiggles are drawn at the next animation frame, which a starved renderer
   // can put after the panel's (debounced) update that the caller waited for.
   async waitForSquiggles(pred, timeoutMs = this.timeoutMs) {
-    const until = Date.now() + timeoutMs;
-    let lines = await this.squiggleLines();
-    while (!pred(lines) && Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      lines = await this.squiggleLines();
-    }
-    return lines;
+    return (await this.poll(() => this.squiggleLines(), pred, timeoutMs)).value;
   }
 
+  // The lines (number and text) that carry an error squiggle in the active editor.
   async squiggleLines() {
     const tops = await this.page.evaluate(() => {
       const editor = document.querySelector('.editor-group-container.active .monaco-editor');
@@ -289,13 +290,9 @@ export class Workbench {
   }
 
   async waitForProblems(what, predicate) {
-    const deadline = Date.now() + this.timeoutMs;
-    for (;;) {
-      const rows = await this.problems();
-      if (predicate(rows)) return rows;
-      if (Date.now() > deadline) throw new Error(`timed out after ${this.timeoutMs / 1000} s waiting for ${what}; Problems shows: ${JSON.stringify(rows)}`);
-      await this.page.waitForTimeout(100);
-    }
+    const { value, held } = await this.poll(() => this.problems(), predicate, this.timeoutMs);
+    if (!held) throw new Error(`timed out after ${this.timeoutMs / 1000} s waiting for ${what}; Problems shows: ${JSON.stringify(value)}`);
+    return value;
   }
 
   async statusBar() {
