@@ -94,20 +94,6 @@ std::string trimmed(const std::string& s) {
   return s.substr(a, b - a + 1);
 }
 
-double waitScale() {
-#if defined(__SANITIZE_ADDRESS__)
-  return 4.0;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return 4.0;
-#else
-  return 1.0;
-#endif
-#else
-  return 1.0;
-#endif
-}
-
 std::string jsonEscaped(const std::string& text) {
   std::string quoted = Json(text).dump();
   return quoted.substr(1, quoted.size() - 2);
@@ -137,7 +123,8 @@ struct ScriptedModel {
                "--log", log.c_str(), static_cast<char*>(nullptr));
       ::_exit(127);
     }
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(static_cast<int>(30 * waitScale()));
+    const auto bound = gltest::scaled(std::chrono::seconds(30));
+    auto deadline = std::chrono::steady_clock::now() + bound;
     while (std::chrono::steady_clock::now() < deadline) {
       std::ifstream f(portFile);
       if (f >> port && port > 0) return true;
@@ -149,7 +136,7 @@ struct ScriptedModel {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    *error = "the scripted model did not start within 30 s";
+    *error = "the scripted model did not start within " + std::to_string(bound.count() / 1000) + " s";
     return false;
   }
 };
@@ -243,7 +230,7 @@ int runSequential(const char* file, const std::vector<Step>& steps, const std::m
   std::vector<std::string> clientSent;
   std::map<std::string, Json> captures;
   int failures = 0;
-  const auto patience = std::chrono::milliseconds(static_cast<int>(120000 * waitScale()));
+  const auto patience = gltest::scaled(std::chrono::seconds(120));
   int exitCode = -1;
   {
     lsp::Server server(io, transport, options);

@@ -64,8 +64,10 @@ struct Fixture {
     ep.model = "fake-model";
     ep.apiKeyEnv = "OPENAI_API_KEY";
     ep.apiKey = key;
-    ep.timeoutSeconds = 10;
-    ep.stallSeconds = 5;
+    // Backstops a loaded (or sanitized) run must not reach; the cases that test these limits set
+    // their own small ones.
+    ep.timeoutSeconds = 10 * gltest::timeScale();
+    ep.stallSeconds = 5 * gltest::timeScale();
     ep.maxRetries = 3;
     return ep;
   }
@@ -467,7 +469,7 @@ TEST_CASE("Connection refused and unresolvable hosts say there is no server ther
   CHECK_THAT(r.error.message, Catch::Contains("no LLM server at that URL") && Catch::Contains(ep.baseUrl));
 
   ep.baseUrl = "http://greenlight-test.invalid/v1";
-  ep.timeoutSeconds = 10;
+  ep.timeoutSeconds = 10 * gltest::timeScale();
   auto d = client.complete(ep, hello());
   CHECK(d.error.kind == ErrorKind::Dns);
   CHECK_THAT(d.error.message, Catch::Contains("cannot resolve"));

@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "TestTime.h"
+
 namespace greenlight::test {
 
 using nlohmann::json;
@@ -196,7 +198,8 @@ void FakeServer::serve(int fd) {
   std::size_t headEnd;
   while ((headEnd = buf.find("\r\n\r\n")) == std::string::npos) {
     pollfd p[2] = {{fd, POLLIN, 0}, {stopPipe_[0], POLLIN, 0}};
-    ::poll(p, 2, 5000);
+    // A client sends its head as soon as it connects; the bound only frees a connection nobody uses.
+    ::poll(p, 2, static_cast<int>(gltest::scaled(std::chrono::seconds(5)).count()));
     if (p[1].revents || !p[0].revents) return (void)::close(fd);
     ssize_t n = ::recv(fd, tmp, sizeof tmp, 0);
     if (n <= 0) return (void)::close(fd);

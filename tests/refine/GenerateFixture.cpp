@@ -69,14 +69,6 @@ std::vector<pid_t> childrenOf(pid_t pid) {
 
 }  // namespace
 
-std::chrono::milliseconds scaled(std::chrono::milliseconds ms) {
-#ifdef GL_SANITIZED
-  return ms * 3;
-#else
-  return ms;
-#endif
-}
-
 Workspace::Workspace() : root_(makeTempDir("greenlight-gen")) { write(".greenlight.json", "{}\n"); }
 
 Workspace::~Workspace() {

@@ -12,10 +12,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestTime.h"
+
 namespace greenlight::test::refine {
 
-// Waits are upper bounds, never expectations; sanitizer builds get more room.
-std::chrono::milliseconds scaled(std::chrono::milliseconds ms);
+// Waits are upper bounds, never expectations: they scale like every C++ test's (common/TestTime.h).
+using gltest::scaled;
 
 // The key every test hands greenlight: it must never show up in a prompt or an output.
 inline const char* kApiKey = "sk-test-SECRET-4242424242";
