@@ -51,6 +51,10 @@ if [ -n "${GREENLIGHT_TEST_BIN:-}" ]; then
 fi
 if [ -n "$model_script" ]; then
   model=${GREENLIGHT_SCRIPTED_MODEL:-$(dirname "$0")/../fakes/scripted_model.py}
+  # Where the test releases replies the script holds ("hold_until", H.release_model).
+  GREENLIGHT_TEST_MODEL_GATES="$scratch/gates"
+  export GREENLIGHT_TEST_MODEL_GATES
+  mkdir -p "$GREENLIGHT_TEST_MODEL_GATES"
   # The model dies with this wrapper even when the wrapper itself is killed (CTest's TIMEOUT):
   # PR_SET_PDEATHSIG is set in the child before it execs, and checked against a parent that
   # died before that.

@@ -22,6 +22,11 @@ whose "match" string occurs in the conversation (system + all messages) answers.
   "delay_ms": N               pause between streamed pieces (a slow model)
   "piece": N                  characters per streamed piece (default 8)
   "stall": true               send the first piece, then nothing until the client goes away
+  "hold_until": PATH          send the first piece, then wait until the file PATH exists (the test
+                              creates it once it has acted while the reply was open), remove it
+                              (the next reply waits for its own) and go on: a test that needs
+                              "meanwhile" depends on no clock. Relative to the script's folder;
+                              may use {env:NAME}
   "status": N, "error": MSG   answer with an HTTP error
 TEXT may contain "{env:NAME}", replaced by that environment variable of this server (to check
 that a candidate cannot read a key the server knows).
@@ -174,6 +179,20 @@ class Handler(BaseHTTPRequestHandler):
         text = ("event: %s\n" % name if name else "") + "data: " + (obj if isinstance(obj, str) else json.dumps(obj)) + "\n\n"
         self.chunk(text.encode())
 
+    def hold(self, released):
+        """Keep the connection open until released() (True) or the client goes away (False)."""
+        while not self.server.stopping:
+            if released():
+                return True
+            ready, _, _ = select.select([self.connection], [], [], 0.05)
+            if ready:
+                try:
+                    if self.connection.recv(1, socket.MSG_PEEK) == b"":
+                        return False
+                except OSError:
+                    return False
+        return False
+
     def stream(self, anthropic, texts, rule):
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -201,16 +220,16 @@ class Handler(BaseHTTPRequestHandler):
                         self.event({"id": "c1", "object": "chat.completion.chunk", "model": "scripted",
                                     "choices": [{"index": idx, "delta": {"content": p[k]}, "finish_reason": None}]})
                 if rule.get("stall") and k == 0:
-                    # Hold the connection until the client goes away.
-                    while not self.server.stopping:
-                        ready, _, _ = select.select([self.connection], [], [], 0.05)
-                        if ready:
-                            try:
-                                if self.connection.recv(1, socket.MSG_PEEK) == b"":
-                                    return
-                            except OSError:
-                                return
+                    self.hold(lambda: False)
                     return
+                if rule.get("hold_until") and k == 0:
+                    gate = os.path.join(self.server.script_dir, expand(rule["hold_until"]))
+                    if not self.hold(lambda: os.path.exists(gate)):
+                        return
+                    try:
+                        os.remove(gate)
+                    except OSError:
+                        pass
                 if delay:
                     time.sleep(delay)
             total = sum(len(t) for t in texts) // 8 + 1
@@ -241,6 +260,7 @@ def main():
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     server.script = load_script(args.script)
+    server.script_dir = os.path.dirname(os.path.abspath(args.script))
     server.log_path = args.log
     server.stopping = False
     port = server.server_address[1]

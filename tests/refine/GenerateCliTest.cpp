@@ -264,13 +264,14 @@ TEST_CASE("generate --apply through a symlink replaces the file it points to, th
 TEST_CASE("generate --apply refuses when the file changed on disk meanwhile", "[refine][e2e]") {
   Workspace ws;
   pythonWorkspace(ws);
-  // Slow enough that the edit lands while the model is still writing.
-  ScriptedModel model(json{{"rules", json::array()}, {"default", {{"text", fenced("python", kRightPy)}, {"delay_ms", 40}}}});
+  // The reply stays open until the edit is on disk: the edit lands while the model is writing.
+  ScriptedModel model(json{{"rules", json::array()}, {"default", {{"text", fenced("python", kRightPy)}, {"hold_until", "edited"}}}});
   const std::string edited = std::string(kWcPy) + "\n# the user typed this meanwhile\n";
   GenerateOptions o;
   o.watch = [&](const GenerateRun&) {
     if (model.requests().empty()) return 0;
     std::ofstream(ws.path("wc.py"), std::ios::binary) << edited;
+    model.release("edited");
     return -1;  // the edit is made: stop watching
   };
   auto r = generate(ws, &model, {"wc.py:4", "--apply", "--json"}, o);

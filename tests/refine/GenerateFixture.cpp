@@ -159,6 +159,8 @@ std::string ScriptedModel::baseUrl() const { return "http://127.0.0.1:" + std::t
 
 std::string ScriptedModel::logText() const { return slurp(dir_ + "/log.jsonl"); }
 
+void ScriptedModel::release(const std::string& name) const { std::ofstream(dir_ + "/" + name) << "go\n"; }
+
 std::vector<nlohmann::json> ScriptedModel::requests() const {
   std::vector<nlohmann::json> out;
   std::istringstream in(logText());

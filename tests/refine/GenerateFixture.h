@@ -54,6 +54,8 @@ class ScriptedModel {
   std::string logText() const;            // the raw log (to look for secrets)
   // The last user message of request `i`.
   std::string lastUser(std::size_t i) const;
+  // Lets a reply held by a rule's "hold_until": NAME go on (creates NAME beside the script).
+  void release(const std::string& name) const;
 
  private:
   std::string dir_;

@@ -93,6 +93,15 @@ function H.env(name)
   return value
 end
 
+-- Lets the scripted model's reply held by a "hold_until" rule go on (the *_real lanes:
+-- run-nvim-test.sh names the gates' folder; the fake server needs none, so this is a no-op
+-- there). A test calls it once it has done what must happen while the reply is open.
+function H.release_model(name)
+  local dir = os.getenv('GREENLIGHT_TEST_MODEL_GATES')
+  if dir == nil or dir == '' then return end
+  vim.fn.writefile({ 'go' }, dir .. '/' .. name)
+end
+
 -- A fresh directory under the test's scratch root.
 function H.tempdir(name)
   local root = H.env('GREENLIGHT_TEST_SCRATCH')

@@ -4,7 +4,9 @@
 -- (tests/editors/fake/fake_server.py); the scripted model of the *_real tests
 -- (scripted-model.json, matching the prompt's "definition of NAME()") does the same:
 --   mul       correct (`return a * b`) in round 2 (round 1 fails one of test_mul/test_mul_zero)
---   square    correct (`return x * x`), slow enough for the editor to type meanwhile
+--   square    correct (`return x * x`) once the editor has typed meanwhile: the fake waits for the
+--             next didChange, the scripted model holds its reply until H.release_model('square')
+--             (then streams slowly, leaving Neovim's 150 ms change debounce time to send)
 --   fact      never finishes (it is cancelled)
 --   is_prime  never correct (best 1/2 from the fake, 0/1 from the real server)
 --   add       (fix) `return a + b` at once, only when the failure is fed back as round-0 feedback
