@@ -28,6 +28,7 @@
 #include "core/providers/Resolve.h"
 #include "core/refine/Engine.h"
 #include "core/refine/Feedback.h"
+#include "core/refine/Imports.h"
 #include "core/refine/ResultJson.h"
 #include "core/testing/Discovery.h"
 #include "sandbox/Sandbox.h"
@@ -176,6 +177,18 @@ class ProgressPrinter {
   unsigned spin_ = 0;
   std::mutex mutex_;
 };
+
+// What stdout shows of a result: the import lines the file lacks, a blank line, then the code.
+std::string codeWithNewImports(const RefineResult& result, const std::string& original) {
+  std::string out;
+  if (result.target) {
+    for (const auto& i : core::refine::missingImports(result.additions.imports, original, result.target->language)) out += i + "\n";
+  }
+  if (!out.empty()) out += "\n";
+  out += result.code;
+  if (out.back() != '\n') out += '\n';
+  return out;
+}
 
 }  // namespace
 
@@ -351,7 +364,7 @@ int generateCommand(const Args& args) {
     std::cout << refineResultToJson(result, applied).dump() << std::endl;
   } else if (!result.code.empty() && (result.status == "passed" || result.status == "unverified")) {
     if (diff) std::cout << unifiedDiff(*original, result.newText, rel);
-    else std::cout << result.code << (result.code.back() == '\n' ? "" : "\n");
+    else std::cout << codeWithNewImports(result, *original);
     std::cout << std::flush;
   }
   if (result.status == "passed") {

@@ -14,10 +14,10 @@
 #include <string>
 #include <string_view>
 
-#include "core/providers/CodeExtract.h"
 #include "core/refine/CommentExamples.h"
 #include "core/refine/Feedback.h"
 #include "core/refine/Prompt.h"
+#include "core/refine/ReplyCode.h"
 #include "core/refine/Splice.h"
 #include "core/refine/Target.h"
 
@@ -38,18 +38,27 @@ const char* fallbackFile(Language language) {
   }
 }
 
-// The spliced text must be the original with the edit applied, and its lines/columns must name
-// the edit's byte offsets.
+// The spliced text must be the original with the edits applied (in order, none overlapping,
+// the target's among them), and their lines/columns must name their byte offsets.
 void checkSplice(std::string_view text, const r::Spliced& s) {
-  require(s.edit.begin <= s.edit.end && s.edit.end <= text.size());
-  require(std::string(text.substr(0, s.edit.begin)) + s.edit.newText + std::string(text.substr(s.edit.end)) == s.text);
   auto offsetOf = [&](int line, int column) {
     std::size_t pos = 0;
     for (int l = 1; l < line; ++l) pos = text.find('\n', pos) + 1;
     return pos + static_cast<std::size_t>(column - 1);
   };
-  require(offsetOf(s.edit.line, s.edit.column) == s.edit.begin);
-  require(offsetOf(s.edit.endLine, s.edit.endColumn) == s.edit.end);
+  std::string applied;
+  std::size_t pos = 0;
+  bool sawTarget = false;
+  for (const auto& e : s.edits) {
+    require(e.begin <= e.end && e.end <= text.size() && e.begin >= pos);
+    require(offsetOf(e.line, e.column) == e.begin);
+    require(offsetOf(e.endLine, e.endColumn) == e.end);
+    sawTarget = sawTarget || (e.begin == s.edit.begin && e.end == s.edit.end && e.newText == s.edit.newText);
+    applied += std::string(text.substr(pos, e.begin - pos)) + e.newText;
+    pos = e.end;
+  }
+  applied += std::string(text.substr(pos));
+  require(sawTarget && applied == s.text);
   require(s.codeFirst >= 1 && s.codeLast >= s.codeFirst);
 }
 
@@ -67,13 +76,13 @@ void exercise(std::string_view file, std::string_view reply, int line, Language 
   r::relocateTarget(target, "x\n" + std::string(file));
   if (auto tests = r::synthesizeTests(target, "/ws/m.py", file)) require(!tests->text.empty());
 
-  auto extracted = greenlight::core::providers::extractCode(reply, r::fenceTag(language));
-  if (extracted.code.empty()) return;
-  std::string code = r::normalizeCandidate(extracted.code, target);
+  auto taken = r::codeFromReply(reply, target, file);
+  if (taken.code.empty()) return;
+  std::string code = r::normalizeCandidate(taken.code, target);
   r::rejectCandidate(code, target);
   r::firstDefinedName(code, language);
   if (code.empty()) return;
-  checkSplice(file, r::splice(file, target, code));
+  checkSplice(file, r::splice(file, target, code, {taken.imports, taken.exports}));
 
   r::PromptInput in;
   in.target = target;

@@ -23,8 +23,13 @@ namespace {
 // word_count: a stub, two tests in a test file. Wrong first (split(' ') gives [''] for "").
 const char* kWcPy = "\"\"\"Counting words.\"\"\"\n\n\ndef word_count(s):\n    \"\"\"Return the number of words in s.\"\"\"\n    ...\n";
 const char* kWcTest = "from wc import word_count\n\n\ndef test_empty():\n    assert word_count(\"\") == 0\n\n\ndef test_two():\n    assert word_count(\"a  b\") == 2\n";
+// The wrong reply drops the stub's docstring (greenlight puts the user's back: the code shown
+// and run has it, so the failing `return 1` is on line 8); the right one keeps it.
 const char* kWrongPy = "def word_count(s):\n    parts = s.split()\n    if not parts:\n        return 1\n    return len(parts)";
-const char* kRightPy = "def word_count(s):\n    return len(s.split())";
+const char* kWrongPyKept =
+    "def word_count(s):\n    \"\"\"Return the number of words in s.\"\"\"\n    parts = s.split()\n    if not parts:\n"
+    "        return 1\n    return len(parts)";
+const char* kRightPy = "def word_count(s):\n    \"\"\"Return the number of words in s.\"\"\"\n    return len(s.split())";
 
 json wrongThenRight(const std::string& lang, const std::string& wrong, const std::string& right, json evidence) {
   return {{"rules", json::array({{{"match", "greenlight"}, {"wrong", fenced(lang, wrong)}, {"right", fenced(lang, right)}, {"evidence", evidence}}})}};
@@ -77,8 +82,8 @@ TEST_CASE("generate python: wrong first, right on the failure's evidence: exactl
   const std::string fb = c1["feedback"];
   CHECK_THAT(fb, Catch::Contains("FAILED test_empty (test_wc.py:4)"));
   CHECK_THAT(fb, Catch::Contains("word_count(\"\") returned 1, expected 0"));
-  CHECK_THAT(fb, Catch::Contains("word_count returned at wc.py:7 the value 1 with s='', parts=[]"));
-  CHECK_THAT(fb, Catch::Contains("7 | return 1"));
+  CHECK_THAT(fb, Catch::Contains("word_count returned at wc.py:8 the value 1 with s='', parts=[]"));
+  CHECK_THAT(fb, Catch::Contains("8 | return 1"));
   CHECK(fb.find(ws.root()) == std::string::npos);
   CHECK(j["rounds"][1]["candidates"][0]["passed"] == 2);
   for (const auto& round : j["rounds"]) {
@@ -147,7 +152,7 @@ TEST_CASE("generate python: never right stops at maxRounds and writes nothing, e
     CHECK(r.json["status"] == "failed");
     CHECK(r.json["applied"] == false);
     CHECK(r.json["edit"].is_null());
-    CHECK(r.json["code"] == kWrongPy);  // the best attempt is shown
+    CHECK(r.json["code"] == kWrongPyKept);  // the best attempt is shown, with the user's docstring
     CHECK(r.json["error"] == "best candidate passed 1/2");
     // The same code again is not run again.
     CHECK(candidateStatuses(r.json) == std::vector<std::vector<std::string>>{{"failed"}, {"duplicate"}, {"duplicate"}});
@@ -375,7 +380,7 @@ TEST_CASE("generate --candidates N: round 1 asks N, the best carries on, identic
     for (const auto& x : c) scores.insert({x["passed"].get<int>(), x["errors"].get<int>()});
     CHECK(scores == std::multiset<std::pair<int, int>>{{0, 0}, {0, 2}, {1, 0}});
     CHECK(r.json["rounds"][1]["candidates"].size() == 1);  // later rounds ask for one
-    CHECK(r.json["code"] == half);
+    CHECK(r.json["code"] == "def word_count(s):\n    \"\"\"Return the number of words in s.\"\"\"\n    return len(s.split()) or 1");
     CHECK(r.json["error"] == "best candidate passed 1/2");
     auto requests = model.requests();
     REQUIRE(requests.size() == 4);  // 3 in round 1 (separate requests: not api.openai.com), 1 in round 2

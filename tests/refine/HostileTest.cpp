@@ -104,32 +104,47 @@ TEST_CASE("hostile: a 5 MB reply is read, bounded everywhere, and refused as no 
 }
 
 TEST_CASE("hostile: code in another language", "[refine][e2e][hostile]") {
-  SECTION("tagged javascript: run as the only code there is, fails to parse, said so") {
+  SECTION("tagged javascript: not run, and the model is told which language was wanted") {
     Hostile h(text(fenced("javascript", "function word_count(s) {\n  return s.split(' ').length;\n}")));
     INFO(h.describe());
     h.checkContained();
-    CHECK(h.candidate()["status"] == "failed");
-    CHECK(h.candidate()["errors"].get<int>() > 0);
-    CHECK_THAT(h.feedback(), Catch::Contains("SyntaxError"));
+    CHECK(h.candidate()["status"] == "no_code");
+    CHECK_THAT(h.feedback(), Catch::Contains("your reply's code blocks are javascript, not python"));
   }
   SECTION("a C++ block for a Python target") {
     Hostile h(text(fenced("cpp", "#include <string>\nint word_count(const std::string& s) { return 0; }")));
     INFO(h.describe());
     h.checkContained();
-    CHECK_THAT(h.feedback(), Catch::Contains("SyntaxError") || Catch::Contains("does not define"));
+    CHECK(h.candidate()["status"] == "no_code");
+    CHECK_THAT(h.feedback(), Catch::Contains("your reply's code blocks are cpp, not python"));
+  }
+  SECTION("an untagged block of another language: not code of this one") {
+    Hostile h(text("```\n#include <string>\nint word_count(const std::string& s) { return 0; }\n```\n"));
+    INFO(h.describe());
+    h.checkContained();
+    CHECK(h.candidate()["status"] == "no_code");
   }
 }
 
 TEST_CASE("hostile: a reply that redefines or edits the tests", "[refine][e2e][hostile]") {
-  SECTION("redefines a test: refused unrun") {
+  SECTION("redefines the tests: left out, the user's tests run, and the model is told") {
     Hostile h(python("def word_count(s):\n    return 1\n\n\ndef test_empty():\n    pass\n\n\ndef test_two():\n    pass"));
     INFO(h.describe());
     h.checkContained();
-    CHECK(h.candidate()["status"] == "rejected");
-    CHECK_THAT(h.feedback(), Catch::Contains("The code was not run: the code defines tests or a test entry point (test_empty)"));
+    CHECK(h.candidate()["status"] == "failed");
+    CHECK(h.candidate()["failed"].get<int>() >= 1);
+    CHECK_THAT(h.feedback(), Catch::Contains("the tests your reply defined were left out (test_empty, test_two)"));
+    CHECK_THAT(h.feedback(), Catch::Contains("word_count(\"\") returned 1, expected 0"));
   }
-  SECTION("a unittest class of its own: refused unrun") {
+  SECTION("a unittest class of its own: left out") {
     Hostile h(python("import unittest\n\n\ndef word_count(s):\n    return 1\n\n\nclass Sneaky(unittest.TestCase):\n    def test_ok(self):\n        pass"));
+    INFO(h.describe());
+    h.checkContained();
+    CHECK(h.candidate()["status"] == "failed");
+    CHECK_THAT(h.feedback(), Catch::Contains("were left out (Sneaky)"));
+  }
+  SECTION("a test inside the target's own body: refused unrun") {
+    Hostile h(python("def word_count(s):\n    def test_inner():\n        pass\n    return 1"));
     INFO(h.describe());
     h.checkContained();
     CHECK(h.candidate()["status"] == "rejected");

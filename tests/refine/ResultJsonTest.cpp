@@ -43,6 +43,12 @@ RefineResult passedResult() {
   e.endColumn = 9;
   e.newText = r.code;
   r.edit = e;
+  r.additions.imports = {"import re"};
+  TextEdit imports;
+  imports.line = imports.endLine = 1;
+  imports.column = imports.endColumn = 1;
+  imports.newText = "import re\n";
+  r.edits = {imports, e};
   RoundReport r1;
   r1.round = 1;
   r1.modelMs = 812.04;
@@ -95,7 +101,7 @@ std::string runPatch(const std::string& before, const std::string& diff) {
 
 TEST_CASE("result json: every DESIGN field, in order, with its type", "[refine][json]") {
   ordered_json j = refineResultToJson(passedResult(), true);
-  CHECK(keysOf(j) == std::vector<std::string>{"status", "file", "target", "code", "applied", "edit", "rounds", "summary", "error"});
+  CHECK(keysOf(j) == std::vector<std::string>{"status", "file", "target", "code", "imports", "applied", "edit", "edits", "rounds", "summary", "error"});
   CHECK(j["status"] == "passed");
   CHECK(j["file"] == "/abs/m.py");
   CHECK(keysOf(j["target"]) == std::vector<std::string>{"name", "line", "end_line", "kind"});
@@ -112,6 +118,13 @@ TEST_CASE("result json: every DESIGN field, in order, with its type", "[refine][
   CHECK(j["edit"]["end_line"] == 5);
   CHECK(j["edit"]["end_column"] == 9);
   CHECK(j["edit"]["new_text"] == j["code"]);
+  // Every edit (the target's and the imports' above it), in text order.
+  CHECK(j["imports"] == ordered_json::array({"import re"}));
+  REQUIRE(j["edits"].size() == 2);
+  CHECK(j["edits"][0]["line"] == 1);
+  CHECK(j["edits"][0]["end_line"] == 1);
+  CHECK(j["edits"][0]["new_text"] == "import re\n");
+  CHECK(j["edits"][1] == j["edit"]);
   REQUIRE(j["rounds"].size() == 2);
   for (const auto& round : j["rounds"]) {
     CHECK(keysOf(round) == std::vector<std::string>{"round", "model_ms", "tests_ms", "candidates"});
@@ -147,7 +160,7 @@ TEST_CASE("result json: nulls where there is nothing, insert targets", "[refine]
   usage.file = "/abs/m.py";
   usage.error = "line 9 is blank";
   ordered_json j = refineResultToJson(usage, false);
-  CHECK(keysOf(j) == std::vector<std::string>{"status", "file", "target", "code", "applied", "edit", "rounds", "summary", "error"});
+  CHECK(keysOf(j) == std::vector<std::string>{"status", "file", "target", "code", "imports", "applied", "edit", "edits", "rounds", "summary", "error"});
   CHECK(j["target"].is_null());
   CHECK(j["edit"].is_null());
   CHECK(j["applied"] == false);

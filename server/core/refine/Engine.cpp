@@ -5,13 +5,15 @@
 #include <condition_variable>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
-#include "core/providers/CodeExtract.h"
 #include "core/refine/CommentExamples.h"
 #include "core/refine/Feedback.h"
 #include "core/refine/Prompt.h"
+#include "core/refine/ReplyCode.h"
 #include "support/Log.h"
 
 namespace greenlight::core::refine {
@@ -85,400 +87,523 @@ int plannedTests(const t::TestPlan& plan, int synthetic) {
   return static_cast<int>(plan.staticTests.size()) + (plan.hasDoctests ? 1 : 0);
 }
 
-}  // namespace
 
-RefineResult RefineEngine::run(const RefineRequest& req, const std::function<void(const RefineEvent&)>& onEvent,
-                               support::CancellationToken cancel) {
-  RefineResult result;
-  result.file = req.path;
-  result.model = model_.describe();
-  auto emit = [&](const RefineEvent& e) {
-    if (onEvent) onEvent(e);
-  };
-  const auto language = t::languageForPath(req.path);
-  if (!language || *language == t::Language::Command) {
-    result.error = req.path + ": generate supports Python, JavaScript and C++ files";
-    result.usageError = true;
-    return result;
-  }
-  TargetLookup lookup = req.fix ? findFixTarget(req.text, req.line, *language) : findTarget(req.text, req.line, *language);
-  if (!lookup.target) {
-    result.error = lookup.error;
-    result.usageError = true;
-    return result;
-  }
-  Target target = *lookup.target;
-  result.target = target;
-  const int maxRounds = std::max(1, req.maxRounds > 0 ? req.maxRounds : req.config.refine.maxRounds);
-  const int candidates = std::max(1, req.candidates > 0 ? req.candidates : req.config.refine.candidates);
-  const double budgetSeconds = req.timeoutSeconds > 0 ? req.timeoutSeconds : req.config.refine.timeoutSeconds;
-  const std::string root = req.workspaceRoot.empty() ? t::findWorkspaceRoot(req.path) : req.workspaceRoot;
-  LoopBudget budget(cancel, budgetSeconds);
-  const auto token = budget.token();
-  auto stopped = [&](RefineResult& r) {
-    if (budget.timedOut()) {
-      r.timedOut = true;
-      r.status = "failed";
-      r.error = "stopped after refine.timeoutSeconds (" + std::to_string(static_cast<int>(budgetSeconds)) + " s)";
-    } else {
-      r.status = "cancelled";
-      r.error = "cancelled";
-    }
-    return r;
-  };
+// One run of the loop. The steps, in order (run()):
+//   1. locate the target                      (locate)
+//   2. plan the tests: discovery, else tests from the comment's examples (planTests)
+//   3. build the prompt and the feedback context (preparePrompt)
+//   4. fix only: what the current code does is round 0's feedback (fixBaseline)
+//   5. rounds: ask the model (askModel), then per reply evaluate it: take its code
+//      (codeFromReply), reject, dedupe, splice, run, score (evaluate); keep the best (playRound)
+//   6. the result: passed / unverified / failed with the best attempt (finish)
+class RefineLoop {
+ public:
+  RefineLoop(Model& model, t::TestService& tests, const RefineRequest& req,
+             const std::function<void(const RefineEvent&)>& onEvent, support::CancellationToken cancel)
+      : model_(model), tests_(tests), req_(req), onEvent_(onEvent), cancel_(std::move(cancel)) {}
 
-  // The overlay every run sees: the candidate's text for the file, the synthetic tests, and the
-  // caller's unsaved texts for everything else.
-  std::optional<SyntheticTests> synthetic;
-  auto overlayWith = [&](std::shared_ptr<const std::string> sourceText) -> t::OverlayProvider {
-    auto syn = synthetic ? std::make_shared<SyntheticTests>(*synthetic) : nullptr;
-    auto other = req.overlay;
-    std::string path = req.path;
-    return [sourceText, syn, other, path](const std::string& p) -> std::optional<std::string> {
-      if (p == path) return *sourceText;
-      if (syn && p == syn->path) return syn->text;
-      return other ? other(p) : std::nullopt;
-    };
-  };
+  RefineResult run();
 
-  // The plan: the same discovery as `greenlight run`, narrowed to the target's function.
-  auto original = std::make_shared<const std::string>(req.text);
-  t::DiscoveryRequest dr;
-  dr.path = req.path;
-  dr.workspaceRoot = root;
-  dr.config = &req.config;
-  dr.overlay = overlayWith(original);
-  if (target.kind == TargetKind::Stub) dr.line = target.headerFirst;
-  else dr.functionName = target.name;
-  std::string discoveryError;
-  auto plan = t::discoverTests(dr, &discoveryError);
-  if (!plan) {
-    result.error = discoveryError;
-    return result;
-  }
-  if (plan->empty()) {
-    synthetic = synthesizeTests(target, req.path, req.text);
-    if (synthetic) {
-      result.testsFromComment = true;
-      dr.extraTestFiles = {synthetic->path};
-      dr.overlay = overlayWith(original);
-      plan = t::discoverTests(dr, &discoveryError);
-      if (!plan) {
-        result.error = discoveryError;
-        return result;
-      }
-    } else {
-      result.noTests = true;
-    }
-  }
-  const int expectedTests = plannedTests(*plan, synthetic ? static_cast<int>(synthetic->names.size()) : 0);
-
-  PromptInput prompt;
-  prompt.target = target;
-  prompt.filePath = relativePath(req.path, root);
-  prompt.fileText = req.text;
-  prompt.sameFileTests = plan->sameFileTests || plan->hasDoctests;
-  prompt.testsFromComment = result.testsFromComment;
-  if (synthetic) {
-    prompt.testNames = synthetic->names;
-    prompt.exportHint = synthetic->exportHint;
-  } else {
-    prompt.testNames = plan->selected;
-  }
-  for (const auto& f : plan->testFiles) {
-    if (synthetic && f == synthetic->path) continue;
-    if (auto text = t::readSource(f, req.overlay)) prompt.tests.push_back({relativePath(f, root), *text});
-  }
-  if (const std::string secret = model_.secret(); !secret.empty()) prompt.secrets.push_back(secret);
-
-  FeedbackContext fctx;
-  fctx.workspaceRoot = root;
-  fctx.timeLimitSeconds = req.config.sandbox.timeLimitSeconds;
-  fctx.memoryLimitMB = req.config.sandbox.memoryLimitMB;
-  fctx.outputLimitKB = req.config.sandbox.outputLimitKB;
-  fctx.processes = req.config.sandbox.processes;
-  fctx.secrets = prompt.secrets;
-  for (const auto& f : plan->testFiles) {
-    if (auto text = dr.overlay(f)) fctx.texts[f] = *text;
-    else if (auto disk = t::readSource(f, {})) fctx.texts[f] = *disk;
-  }
-
-  // Runs the tests on `text` (the whole file with a candidate in place).
-  auto runTests = [&](const std::string& text, const std::string& functionName, int round, int candidate,
-                      int candidateCount) -> t::RunOutcome {
-    RefineEvent e;
-    e.phase = Phase::Running;
-    e.round = round;
-    e.maxRounds = maxRounds;
-    e.tests = expectedTests;
-    e.candidate = candidate;
-    e.candidates = candidateCount;
-    e.message = roundPrefix(round, maxRounds) + "running " + std::to_string(expectedTests) +
-                (expectedTests == 1 ? " test" : " tests") +
-                (candidateCount > 1 ? " (candidate " + std::to_string(candidate) + "/" + std::to_string(candidateCount) + ")" : "");
-    emit(e);
-    t::RunRequest rr;
-    rr.path = req.path;
-    rr.workspaceRoot = root;
-    rr.config = req.config;
-    rr.functionName = functionName;
-    if (target.kind == TargetKind::Stub && functionName.empty()) rr.line = target.headerFirst;
-    rr.extraTestFiles = dr.extraTestFiles;
-    rr.overlay = overlayWith(std::make_shared<const std::string>(text));
-    rr.cancel = token;
-    return tests_.runNow(std::move(rr));
-  };
-
-  auto scoreOf = [](const t::RunOutcome& o, std::size_t length) {
-    Score s;
-    const auto& r = o.result;
-    s.ran = r.error.empty() && !o.noTests && !r.cancelled;
-    s.passed = r.summary.passed;
-    s.failed = r.summary.failed;
-    s.errors = r.summary.errors;
-    bool compileError = false;
-    for (const auto& m : r.compilerMessages) compileError = compileError || m.severity == "error" || m.severity == "fatal error";
-    s.allPassed = s.ran && s.passed > 0 && s.failed == 0 && s.errors == 0 && !compileError;
-    s.length = length;
-    return s;
-  };
-
+ private:
   struct Chosen {
     CandidateReport report;
     Spliced spliced;
     std::optional<t::RunResult> run;
   };
-  std::optional<Chosen> best;
 
-  // greenlight.fix: what the current code does is round 0's feedback.
-  if (req.fix) {
-    if (token.isCancelled()) return stopped(result);
-    auto start = Clock::now();
-    auto outcome = runTests(req.text, target.name, 0, 1, 1);
-    result.testsMs += msSince(start);
-    if (token.isCancelled() || outcome.result.cancelled) return stopped(result);
-    fctx.texts[req.path] = req.text;
-    Score s = scoreOf(outcome, target.stubText.size());
-    if (s.allPassed) {
-      result.status = "passed";
-      result.code = target.stubText;
-      result.newText = req.text;
-      result.testsPassed = s.passed;
-      result.bestRun = outcome.result;
-      result.error = "the tests already pass; nothing to fix";
-      return result;
-    }
-    prompt.fix = true;
-    prompt.fixFeedback = shapeFeedback(outcome.result, fctx);
+  bool locate();
+  bool planTests();
+  void preparePrompt();
+  bool fixBaseline();
+  enum class RoundEnd { Continue, Stop, Cancelled };
+  RoundEnd playRound(int round);
+  std::vector<providers::ChatResult> askModel(int round, int n, RoundReport& report);
+  CandidateReport evaluate(const providers::ChatResult& reply, int round, int index, int count, RoundReport& report,
+                           Spliced& spliced, std::optional<t::RunResult>& run, bool& cancelled);
+  RefineResult finish();
+
+  void emit(const RefineEvent& e) const {
+    if (onEvent_) onEvent_(e);
   }
+  RefineResult& stopped();
+  t::OverlayProvider overlayWith(std::shared_ptr<const std::string> sourceText) const;
+  t::RunOutcome runTests(const std::string& text, const std::string& functionName, int round, int candidate,
+                         int candidateCount);
+  static Score scoreOf(const t::RunOutcome& o, std::size_t length);
 
-  std::map<std::string, CandidateReport> seen;  // normalised code -> its report (identical candidates run once)
-  providers::ChatRequest chat;
-  chat.system = systemPrompt(target.language);
-  chat.temperature = req.config.temperature;
-  chat.maxTokens = req.config.maxTokens;
-  chat.stream = true;
-  std::string lastProviderError;
+  Model& model_;
+  t::TestService& tests_;
+  const RefineRequest& req_;
+  const std::function<void(const RefineEvent&)>& onEvent_;
+  support::CancellationToken cancel_;
 
-  for (int round = 1; round <= maxRounds; ++round) {
-    if (token.isCancelled()) return stopped(result);
-    RoundReport report;
-    report.round = round;
-    const int n = round == 1 ? candidates : 1;
-    RefineEvent asking;
-    asking.phase = Phase::Asking;
-    asking.round = round;
-    asking.maxRounds = maxRounds;
-    asking.candidates = n;
-    asking.message = roundPrefix(round, maxRounds) + "asking the model" +
-                     (n > 1 ? " for " + std::to_string(n) + " candidates" : "");
-    emit(asking);
+  RefineResult result_;
+  Target target_;
+  int maxRounds_ = 1, candidates_ = 1;
+  double budgetSeconds_ = 0;
+  std::string root_;
+  std::unique_ptr<LoopBudget> budget_;
+  support::CancellationToken token_;
+  std::optional<SyntheticTests> synthetic_;
+  t::DiscoveryRequest discovery_;
+  std::optional<t::TestPlan> plan_;
+  int expectedTests_ = 0;
+  PromptInput prompt_;
+  FeedbackContext fctx_;
+  std::optional<Chosen> best_;
+  std::map<std::string, CandidateReport> seen_;  // code + additions -> its report (identical candidates run once)
+  providers::ChatRequest chat_;
+  std::string lastProviderError_;
+};
 
-    // While the model writes, the sandbox readies this round's run (a warm interpreter, when
-    // spares and sandbox.warmInterpreters are on): its start-up is then off the round.
-    {
-      t::RunRequest warmup;
-      warmup.path = req.path;
-      warmup.workspaceRoot = root;
-      warmup.config = req.config;
-      warmup.functionName = target.name;
-      if (target.kind == TargetKind::Stub && target.name.empty()) warmup.line = target.headerFirst;
-      warmup.extraTestFiles = dr.extraTestFiles;
-      warmup.overlay = overlayWith(std::make_shared<const std::string>(req.text));
-      tests_.prepare(std::move(warmup));
-    }
-    chat.messages = buildMessages(prompt);
-    std::atomic<int> tokens{0};
-    std::mutex writingMutex;
-    auto lastWriting = Clock::time_point{};  // the first token is always reported
-    auto modelStart = Clock::now();
-    auto replies = model_.complete(chat, n, token, [&](int, std::string_view) {
-      int now = ++tokens;
-      std::lock_guard<std::mutex> lock(writingMutex);
-      if (Clock::now() - lastWriting < std::chrono::milliseconds(100)) return;
-      lastWriting = Clock::now();
-      RefineEvent w;
-      w.phase = Phase::Writing;
-      w.round = round;
-      w.maxRounds = maxRounds;
-      w.tokens = now;
-      w.message = roundPrefix(round, maxRounds) + "writing… " + std::to_string(now) + (now == 1 ? " token" : " tokens");
-      emit(w);
-    });
-    report.modelMs = msSince(modelStart);
-    result.modelMs += report.modelMs;
-    if (token.isCancelled()) {
-      result.rounds.push_back(report);
-      return stopped(result);
-    }
+RefineResult& RefineLoop::stopped() {
+  if (budget_ && budget_->timedOut()) {
+    result_.timedOut = true;
+    result_.status = "failed";
+    result_.error = "stopped after refine.timeoutSeconds (" + std::to_string(static_cast<int>(budgetSeconds_)) + " s)";
+  } else {
+    result_.status = "cancelled";
+    result_.error = "cancelled";
+  }
+  return result_;
+}
 
-    // Every completion was paid for, including those after a passing one (which are not run).
-    for (const auto& reply : replies) {
-      if (reply.usage.inputTokens) result.promptTokens += *reply.usage.inputTokens;
-      if (reply.usage.outputTokens) result.completionTokens += *reply.usage.outputTokens;
-    }
-    std::optional<Chosen> roundBest;
-    int index = 0;
-    for (auto& reply : replies) {
-      ++index;
-      CandidateReport c;
-      c.reply = bounded(reply.text, 4000);
-      Spliced spliced;
-      std::optional<t::RunResult> run;
-      if (!reply.ok()) {
-        c.status = "provider_error";
-        c.feedback = reply.error.message;
-        lastProviderError = reply.error.message;
-      } else {
-        auto extracted = providers::extractCode(reply.text, fenceTag(target.language));
-        std::string code = extracted.code.empty() ? "" : normalizeCandidate(extracted.code, target);
-        if (code.empty()) {
-          c.status = "no_code";
-          c.feedback = "The reply held no " + fenceTag(target.language) +
-                       " code. Answer with one fenced code block that holds the complete code of the target.";
-        } else if (std::string why = rejectCandidate(code, target); !why.empty()) {
-          c.status = "rejected";
-          c.code = code;
-          c.feedback = "The code was not run: " + why + ".";
-        } else if (auto it = seen.find(code); it != seen.end()) {
-          c = it->second;
-          c.status = "duplicate";
-          c.feedback = "This code is identical to an earlier candidate, which did not pass:\n" + it->second.feedback;
-        } else {
-          c.code = code;
-          spliced = splice(req.text, target, code);
-          std::string name = !target.name.empty() ? target.name : firstDefinedName(code, target.language);
-          auto start = Clock::now();
-          auto outcome = runTests(spliced.text, name, round, index, static_cast<int>(replies.size()));
-          double ms = msSince(start);
-          report.testsMs += ms;
-          result.testsMs += ms;
-          if (token.isCancelled() || outcome.result.cancelled) {
-            report.candidates.push_back(c);
-            result.rounds.push_back(report);
-            return stopped(result);
-          }
-          c.score = scoreOf(outcome, code.size());
-          c.passed = c.score.passed;
-          c.failed = c.score.failed;
-          c.errors = c.score.errors;
-          fctx.texts[req.path] = spliced.text;
-          if (c.score.allPassed) {
-            c.status = "passed";
-          } else if (!c.score.ran) {
-            c.status = "error";
-            c.feedback = shapeFeedback(outcome.result, fctx);
-            if (c.feedback.empty()) c.feedback = "The tests could not be run on this code.";
-          } else {
-            c.status = "failed";
-            c.feedback = shapeFeedback(outcome.result, fctx);
-          }
-          run = outcome.result;
-          seen[code] = c;
-          RefineEvent scored;
-          scored.phase = Phase::Scored;
-          scored.round = round;
-          scored.maxRounds = maxRounds;
-          scored.tests = c.passed + c.failed + c.errors;
-          scored.passed = c.passed;
-          scored.candidate = index;
-          scored.candidates = static_cast<int>(replies.size());
-          scored.message = roundPrefix(round, maxRounds) + std::to_string(c.passed) + "/" +
-                           std::to_string(scored.tests) + " passed";
-          emit(scored);
-        }
+// The overlay every run sees: the candidate's text for the file, the synthetic tests, and the
+// caller's unsaved texts for everything else.
+t::OverlayProvider RefineLoop::overlayWith(std::shared_ptr<const std::string> sourceText) const {
+  auto syn = synthetic_ ? std::make_shared<SyntheticTests>(*synthetic_) : nullptr;
+  auto other = req_.overlay;
+  std::string path = req_.path;
+  return [sourceText, syn, other, path](const std::string& p) -> std::optional<std::string> {
+    if (p == path) return *sourceText;
+    if (syn && p == syn->path) return syn->text;
+    return other ? other(p) : std::nullopt;
+  };
+}
+
+Score RefineLoop::scoreOf(const t::RunOutcome& o, std::size_t length) {
+  Score s;
+  const auto& r = o.result;
+  s.ran = r.error.empty() && !o.noTests && !r.cancelled;
+  s.passed = r.summary.passed;
+  s.failed = r.summary.failed;
+  s.errors = r.summary.errors;
+  bool compileError = false;
+  for (const auto& m : r.compilerMessages) compileError = compileError || m.severity == "error" || m.severity == "fatal error";
+  s.allPassed = s.ran && s.passed > 0 && s.failed == 0 && s.errors == 0 && !compileError;
+  s.length = length;
+  return s;
+}
+
+// Runs the tests on `text` (the whole file with a candidate in place).
+t::RunOutcome RefineLoop::runTests(const std::string& text, const std::string& functionName, int round, int candidate,
+                                   int candidateCount) {
+  RefineEvent e;
+  e.phase = Phase::Running;
+  e.round = round;
+  e.maxRounds = maxRounds_;
+  e.tests = expectedTests_;
+  e.candidate = candidate;
+  e.candidates = candidateCount;
+  e.message = roundPrefix(round, maxRounds_) + "running " + std::to_string(expectedTests_) +
+              (expectedTests_ == 1 ? " test" : " tests") +
+              (candidateCount > 1 ? " (candidate " + std::to_string(candidate) + "/" + std::to_string(candidateCount) + ")" : "");
+  emit(e);
+  t::RunRequest rr;
+  rr.path = req_.path;
+  rr.workspaceRoot = root_;
+  rr.config = req_.config;
+  rr.functionName = functionName;
+  if (target_.kind == TargetKind::Stub && functionName.empty()) rr.line = target_.headerFirst;
+  rr.extraTestFiles = discovery_.extraTestFiles;
+  rr.overlay = overlayWith(std::make_shared<const std::string>(text));
+  rr.cancel = token_;
+  return tests_.runNow(std::move(rr));
+}
+
+bool RefineLoop::locate() {
+  const auto language = t::languageForPath(req_.path);
+  if (!language || *language == t::Language::Command) {
+    result_.error = req_.path + ": generate supports Python, JavaScript and C++ files";
+    result_.usageError = true;
+    return false;
+  }
+  TargetLookup lookup = req_.fix ? findFixTarget(req_.text, req_.line, *language) : findTarget(req_.text, req_.line, *language);
+  if (!lookup.target) {
+    result_.error = lookup.error;
+    result_.usageError = true;
+    return false;
+  }
+  target_ = *lookup.target;
+  result_.target = target_;
+  return true;
+}
+
+// The same discovery as `greenlight run`, narrowed to the target's function; without tests,
+// the comment's examples become the tests.
+bool RefineLoop::planTests() {
+  auto original = std::make_shared<const std::string>(req_.text);
+  discovery_.path = req_.path;
+  discovery_.workspaceRoot = root_;
+  discovery_.config = &req_.config;
+  discovery_.overlay = overlayWith(original);
+  if (target_.kind == TargetKind::Stub) discovery_.line = target_.headerFirst;
+  else discovery_.functionName = target_.name;
+  std::string discoveryError;
+  plan_ = t::discoverTests(discovery_, &discoveryError);
+  if (!plan_) {
+    result_.error = discoveryError;
+    return false;
+  }
+  if (plan_->empty()) {
+    synthetic_ = synthesizeTests(target_, req_.path, req_.text);
+    if (synthetic_) {
+      result_.testsFromComment = true;
+      discovery_.extraTestFiles = {synthetic_->path};
+      discovery_.overlay = overlayWith(original);
+      plan_ = t::discoverTests(discovery_, &discoveryError);
+      if (!plan_) {
+        result_.error = discoveryError;
+        return false;
       }
-      Chosen chosen{c, spliced, run};
-      if (!roundBest || better(c.score, roundBest->report.score) ||
-          (!roundBest->report.score.ran && roundBest->report.code.empty() && !c.code.empty()))
-        roundBest = chosen;
-      report.candidates.push_back(std::move(c));
-      if (chosen.report.status == "passed") break;  // the first that passes every test wins
-    }
-    result.rounds.push_back(report);
-    if (roundBest && (!best || better(roundBest->report.score, best->report.score) || (!best->report.score.ran && !roundBest->report.code.empty() && best->report.code.empty())))
-      best = roundBest;
-
-    // No test to run: one round, the code is shown unverified.
-    if (result.noTests) break;
-    if (best && best->report.status == "passed") break;
-    bool allProviderErrors = !report.candidates.empty();
-    for (const auto& c : report.candidates) allProviderErrors = allProviderErrors && c.status == "provider_error";
-    if (allProviderErrors) {
-      result.error = lastProviderError;
-      break;
-    }
-    if (roundBest) prompt.history.push_back({roundBest->report.code, roundBest->report.reply, roundBest->report.feedback});
-  }
-
-  if (result.noTests) {
-    if (best && !best->report.code.empty() && best->report.status != "rejected") {
-      Spliced sp = splice(req.text, target, best->report.code);
-      result.status = "unverified";
-      result.code = best->report.code;
-      result.edit = sp.edit;
-      result.newText = sp.text;
-      if (target.name.empty()) result.target->name = firstDefinedName(best->report.code, target.language);
     } else {
-      result.status = result.error.empty() ? "failed" : "error";
-      if (result.error.empty())
-        result.error = best ? best->report.feedback : "the model returned no code";
+      result_.noTests = true;
     }
-    return result;
   }
-  if (!best) {
-    result.status = "error";
-    if (result.error.empty()) result.error = "the model returned nothing";
-    return result;
+  expectedTests_ = plannedTests(*plan_, synthetic_ ? static_cast<int>(synthetic_->names.size()) : 0);
+  return true;
+}
+
+void RefineLoop::preparePrompt() {
+  prompt_.target = target_;
+  prompt_.filePath = relativePath(req_.path, root_);
+  prompt_.fileText = req_.text;
+  prompt_.sameFileTests = plan_->sameFileTests || plan_->hasDoctests;
+  prompt_.testsFromComment = result_.testsFromComment;
+  if (synthetic_) {
+    prompt_.testNames = synthetic_->names;
+    prompt_.exportHint = synthetic_->exportHint;
+  } else {
+    prompt_.testNames = plan_->selected;
   }
-  result.code = best->report.code;
-  result.testsPassed = best->report.passed;
-  result.testsFailed = best->report.failed + best->report.errors;
-  result.bestRun = best->run;
-  if (!best->report.code.empty()) {
-    Spliced sp = best->spliced.text.empty() ? splice(req.text, target, best->report.code) : best->spliced;
-    result.newText = sp.text;
-    if (best->report.status == "passed") result.edit = sp.edit;
+  for (const auto& f : plan_->testFiles) {
+    if (synthetic_ && f == synthetic_->path) continue;
+    if (auto text = t::readSource(f, req_.overlay)) prompt_.tests.push_back({relativePath(f, root_), *text});
   }
-  if (target.name.empty() && !best->report.code.empty()) result.target->name = firstDefinedName(best->report.code, target.language);
-  if (best->report.status == "passed") {
-    result.status = "passed";
-    result.error.clear();
-    return result;
+  if (const std::string secret = model_.secret(); !secret.empty()) prompt_.secrets.push_back(secret);
+
+  fctx_.workspaceRoot = root_;
+  fctx_.timeLimitSeconds = req_.config.sandbox.timeLimitSeconds;
+  fctx_.memoryLimitMB = req_.config.sandbox.memoryLimitMB;
+  fctx_.outputLimitKB = req_.config.sandbox.outputLimitKB;
+  fctx_.processes = req_.config.sandbox.processes;
+  fctx_.secrets = prompt_.secrets;
+  for (const auto& f : plan_->testFiles) {
+    if (auto text = discovery_.overlay(f)) fctx_.texts[f] = *text;
+    else if (auto disk = t::readSource(f, {})) fctx_.texts[f] = *disk;
   }
-  result.bestFeedback = best->report.feedback;
-  bool anyRan = best->report.score.ran;
-  if (!anyRan && !result.error.empty()) {
-    result.status = "error";  // the provider failed before any candidate could run
-    return result;
+
+  chat_.system = systemPrompt(target_.language);
+  chat_.temperature = req_.config.temperature;
+  chat_.maxTokens = req_.config.maxTokens;
+  chat_.stream = true;
+}
+
+// greenlight.fix: what the current code does is round 0's feedback. False when the loop ends
+// here (cancelled, or the tests already pass).
+bool RefineLoop::fixBaseline() {
+  if (token_.isCancelled()) {
+    stopped();
+    return false;
   }
-  result.status = "failed";
-  if (result.error.empty()) {
-    int total = best->report.passed + best->report.failed + best->report.errors;
-    result.error = anyRan ? "best candidate passed " + std::to_string(best->report.passed) + "/" + std::to_string(total)
-                          : "no candidate could be run: " + best->report.feedback.substr(0, best->report.feedback.find('\n'));
+  auto start = Clock::now();
+  auto outcome = runTests(req_.text, target_.name, 0, 1, 1);
+  result_.testsMs += msSince(start);
+  if (token_.isCancelled() || outcome.result.cancelled) {
+    stopped();
+    return false;
   }
-  return result;
+  fctx_.texts[req_.path] = req_.text;
+  Score s = scoreOf(outcome, target_.stubText.size());
+  if (s.allPassed) {
+    result_.status = "passed";
+    result_.code = target_.stubText;
+    result_.newText = req_.text;
+    result_.testsPassed = s.passed;
+    result_.bestRun = outcome.result;
+    result_.error = "the tests already pass; nothing to fix";
+    return false;
+  }
+  prompt_.fix = true;
+  prompt_.fixFeedback = shapeFeedback(outcome.result, fctx_);
+  return true;
+}
+
+// Asks for `n` completions; the sandbox readies this round's run meanwhile.
+std::vector<providers::ChatResult> RefineLoop::askModel(int round, int n, RoundReport& report) {
+  RefineEvent asking;
+  asking.phase = Phase::Asking;
+  asking.round = round;
+  asking.maxRounds = maxRounds_;
+  asking.candidates = n;
+  asking.message = roundPrefix(round, maxRounds_) + "asking the model" + (n > 1 ? " for " + std::to_string(n) + " candidates" : "");
+  emit(asking);
+
+  // While the model writes, the sandbox readies this round's run (a warm interpreter, when
+  // spares and sandbox.warmInterpreters are on): its start-up is then off the round.
+  {
+    t::RunRequest warmup;
+    warmup.path = req_.path;
+    warmup.workspaceRoot = root_;
+    warmup.config = req_.config;
+    warmup.functionName = target_.name;
+    if (target_.kind == TargetKind::Stub && target_.name.empty()) warmup.line = target_.headerFirst;
+    warmup.extraTestFiles = discovery_.extraTestFiles;
+    warmup.overlay = overlayWith(std::make_shared<const std::string>(req_.text));
+    tests_.prepare(std::move(warmup));
+  }
+  chat_.messages = buildMessages(prompt_);
+  std::atomic<int> tokens{0};
+  std::mutex writingMutex;
+  auto lastWriting = Clock::time_point{};  // the first token is always reported
+  auto modelStart = Clock::now();
+  auto replies = model_.complete(chat_, n, token_, [&](int, std::string_view) {
+    int now = ++tokens;
+    std::lock_guard<std::mutex> lock(writingMutex);
+    if (Clock::now() - lastWriting < std::chrono::milliseconds(100)) return;
+    lastWriting = Clock::now();
+    RefineEvent w;
+    w.phase = Phase::Writing;
+    w.round = round;
+    w.maxRounds = maxRounds_;
+    w.tokens = now;
+    w.message = roundPrefix(round, maxRounds_) + "writing… " + std::to_string(now) + (now == 1 ? " token" : " tokens");
+    emit(w);
+  });
+  report.modelMs = msSince(modelStart);
+  result_.modelMs += report.modelMs;
+  // Every completion was paid for, including those after a passing one (which are not run).
+  for (const auto& reply : replies) {
+    if (reply.usage.inputTokens) result_.promptTokens += *reply.usage.inputTokens;
+    if (reply.usage.outputTokens) result_.completionTokens += *reply.usage.outputTokens;
+  }
+  return replies;
+}
+
+// One reply: its code (the target's definition, helpers and imports, the user's spec kept),
+// rejected or deduplicated or spliced in and run.
+CandidateReport RefineLoop::evaluate(const providers::ChatResult& reply, int round, int index, int count,
+                                     RoundReport& report, Spliced& spliced, std::optional<t::RunResult>& run,
+                                     bool& cancelled) {
+  CandidateReport c;
+  c.reply = bounded(reply.text, 4000);
+  if (!reply.ok()) {
+    c.status = "provider_error";
+    c.feedback = reply.error.message;
+    lastProviderError_ = reply.error.message;
+    return c;
+  }
+  const ReplyCode taken = codeFromReply(reply.text, target_, req_.text);
+  const std::string note = taken.note.empty() ? "" : "Note: " + taken.note + ".\n";
+  std::string code = taken.code.empty() ? "" : normalizeCandidate(taken.code, target_);
+  c.additions.imports = taken.imports;
+  c.additions.exports = taken.exports;
+  std::string key = code;
+  for (const auto& i : taken.imports) key += "\n\x1f" + i;
+  for (const auto& e : taken.exports) key += "\n\x1e" + e;
+  if (code.empty()) {
+    c.status = "no_code";
+    c.feedback = note + "The reply held no " + fenceTag(target_.language) +
+                 " code. Answer with one fenced code block that holds the complete code of the target.";
+    return c;
+  }
+  if (std::string why = rejectCandidate(code, target_); !why.empty()) {
+    c.status = "rejected";
+    c.code = code;
+    c.feedback = note + "The code was not run: " + why + ".";
+    return c;
+  }
+  if (auto it = seen_.find(key); it != seen_.end()) {
+    c = it->second;
+    c.status = "duplicate";
+    c.feedback = "This code is identical to an earlier candidate, which did not pass:\n" + it->second.feedback;
+    return c;
+  }
+  c.code = code;
+  spliced = splice(req_.text, target_, code, c.additions);
+  std::string name = !target_.name.empty() ? target_.name : firstDefinedName(code, target_.language);
+  auto start = Clock::now();
+  auto outcome = runTests(spliced.text, name, round, index, count);
+  double ms = msSince(start);
+  report.testsMs += ms;
+  result_.testsMs += ms;
+  if (token_.isCancelled() || outcome.result.cancelled) {
+    cancelled = true;
+    return c;
+  }
+  c.score = scoreOf(outcome, code.size());
+  c.passed = c.score.passed;
+  c.failed = c.score.failed;
+  c.errors = c.score.errors;
+  fctx_.texts[req_.path] = spliced.text;
+  if (c.score.allPassed) {
+    c.status = "passed";
+  } else if (!c.score.ran) {
+    c.status = "error";
+    c.feedback = shapeFeedback(outcome.result, fctx_);
+    if (c.feedback.empty()) c.feedback = "The tests could not be run on this code.";
+    c.feedback = note + c.feedback;
+  } else {
+    c.status = "failed";
+    c.feedback = note + shapeFeedback(outcome.result, fctx_);
+  }
+  run = outcome.result;
+  seen_[key] = c;
+  RefineEvent scored;
+  scored.phase = Phase::Scored;
+  scored.round = round;
+  scored.maxRounds = maxRounds_;
+  scored.tests = c.passed + c.failed + c.errors;
+  scored.passed = c.passed;
+  scored.candidate = index;
+  scored.candidates = count;
+  scored.message = roundPrefix(round, maxRounds_) + std::to_string(c.passed) + "/" + std::to_string(scored.tests) + " passed";
+  emit(scored);
+  return c;
+}
+
+RefineLoop::RoundEnd RefineLoop::playRound(int round) {
+  if (token_.isCancelled()) return RoundEnd::Cancelled;
+  RoundReport report;
+  report.round = round;
+  const int n = round == 1 ? candidates_ : 1;
+  auto replies = askModel(round, n, report);
+  if (token_.isCancelled()) {
+    result_.rounds.push_back(report);
+    return RoundEnd::Cancelled;
+  }
+  std::optional<Chosen> roundBest;
+  int index = 0;
+  for (auto& reply : replies) {
+    ++index;
+    Spliced spliced;
+    std::optional<t::RunResult> run;
+    bool cancelled = false;
+    CandidateReport c = evaluate(reply, round, index, static_cast<int>(replies.size()), report, spliced, run, cancelled);
+    if (cancelled) {
+      report.candidates.push_back(c);
+      result_.rounds.push_back(report);
+      return RoundEnd::Cancelled;
+    }
+    Chosen chosen{c, spliced, run};
+    if (!roundBest || better(c.score, roundBest->report.score) ||
+        (!roundBest->report.score.ran && roundBest->report.code.empty() && !c.code.empty()))
+      roundBest = chosen;
+    report.candidates.push_back(std::move(c));
+    if (chosen.report.status == "passed") break;  // the first that passes every test wins
+  }
+  result_.rounds.push_back(report);
+  if (roundBest && (!best_ || better(roundBest->report.score, best_->report.score) ||
+                    (!best_->report.score.ran && !roundBest->report.code.empty() && best_->report.code.empty())))
+    best_ = roundBest;
+
+  // No test to run: one round, the code is shown unverified.
+  if (result_.noTests) return RoundEnd::Stop;
+  if (best_ && best_->report.status == "passed") return RoundEnd::Stop;
+  bool allProviderErrors = !report.candidates.empty();
+  for (const auto& c : report.candidates) allProviderErrors = allProviderErrors && c.status == "provider_error";
+  if (allProviderErrors) {
+    result_.error = lastProviderError_;
+    return RoundEnd::Stop;
+  }
+  if (roundBest) prompt_.history.push_back({roundBest->report.code, roundBest->report.reply, roundBest->report.feedback});
+  return RoundEnd::Continue;
+}
+
+RefineResult RefineLoop::finish() {
+  if (result_.noTests) {
+    if (best_ && !best_->report.code.empty() && best_->report.status != "rejected") {
+      Spliced sp = splice(req_.text, target_, best_->report.code, best_->report.additions);
+      result_.status = "unverified";
+      result_.code = best_->report.code;
+      result_.additions = best_->report.additions;
+      result_.edit = sp.edit;
+      result_.edits = sp.edits;
+      result_.newText = sp.text;
+      if (target_.name.empty()) result_.target->name = firstDefinedName(best_->report.code, target_.language);
+    } else {
+      result_.status = result_.error.empty() ? "failed" : "error";
+      if (result_.error.empty()) result_.error = best_ ? best_->report.feedback : "the model returned no code";
+    }
+    return result_;
+  }
+  if (!best_) {
+    result_.status = "error";
+    if (result_.error.empty()) result_.error = "the model returned nothing";
+    return result_;
+  }
+  const CandidateReport& b = best_->report;
+  result_.code = b.code;
+  result_.additions = b.additions;
+  result_.testsPassed = b.passed;
+  result_.testsFailed = b.failed + b.errors;
+  result_.bestRun = best_->run;
+  if (!b.code.empty()) {
+    Spliced sp = best_->spliced.text.empty() ? splice(req_.text, target_, b.code, b.additions) : best_->spliced;
+    result_.newText = sp.text;
+    if (b.status == "passed") {
+      result_.edit = sp.edit;
+      result_.edits = sp.edits;
+    }
+  }
+  if (target_.name.empty() && !b.code.empty()) result_.target->name = firstDefinedName(b.code, target_.language);
+  if (b.status == "passed") {
+    result_.status = "passed";
+    result_.error.clear();
+    return result_;
+  }
+  result_.bestFeedback = b.feedback;
+  bool anyRan = b.score.ran;
+  if (!anyRan && !result_.error.empty()) {
+    result_.status = "error";  // the provider failed before any candidate could run
+    return result_;
+  }
+  result_.status = "failed";
+  if (result_.error.empty()) {
+    int total = b.passed + b.failed + b.errors;
+    result_.error = anyRan ? "best candidate passed " + std::to_string(b.passed) + "/" + std::to_string(total)
+                           : "no candidate could be run: " + b.feedback.substr(0, b.feedback.find('\n'));
+  }
+  return result_;
+}
+
+RefineResult RefineLoop::run() {
+  result_.file = req_.path;
+  result_.model = model_.describe();
+  if (!locate()) return result_;
+  maxRounds_ = std::max(1, req_.maxRounds > 0 ? req_.maxRounds : req_.config.refine.maxRounds);
+  candidates_ = std::max(1, req_.candidates > 0 ? req_.candidates : req_.config.refine.candidates);
+  budgetSeconds_ = req_.timeoutSeconds > 0 ? req_.timeoutSeconds : req_.config.refine.timeoutSeconds;
+  root_ = req_.workspaceRoot.empty() ? t::findWorkspaceRoot(req_.path) : req_.workspaceRoot;
+  budget_ = std::make_unique<LoopBudget>(cancel_, budgetSeconds_);
+  token_ = budget_->token();
+  if (!planTests()) return result_;
+  preparePrompt();
+  if (req_.fix && !fixBaseline()) return result_;
+  for (int round = 1; round <= maxRounds_; ++round) {
+    RoundEnd end = playRound(round);
+    if (end == RoundEnd::Cancelled) return stopped();
+    if (end == RoundEnd::Stop) break;
+  }
+  return finish();
+}
+
+}  // namespace
+
+RefineResult RefineEngine::run(const RefineRequest& req, const std::function<void(const RefineEvent&)>& onEvent,
+                               support::CancellationToken cancel) {
+  RefineLoop loop(model_, tests_, req, onEvent, std::move(cancel));
+  return loop.run();
 }
 
 }  // namespace greenlight::core::refine

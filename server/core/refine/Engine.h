@@ -2,8 +2,9 @@
 // CLI's `greenlight generate` and the LSP's greenlight.generate / greenlight.fix both drive it.
 //
 //   find the target → discover the nearby tests (else tests from the comment's examples, else
-//   unverified) → round 1: ask for `candidates` completions → for each: extract the code,
-//   reject what must not run (no code, redefined tests), skip duplicates, splice it into the
+//   unverified) → round 1: ask for `candidates` completions → for each: take the target's code,
+//   its helpers and imports from the reply (ReplyCode.h, the user's docstring kept), reject what
+//   must not run (no code, redefined tests), skip duplicates, splice it into the
 //   unsaved text (an overlay; the file on disk is never touched) and run the nearby tests in the
 //   sandbox → stop at the first candidate that passes every test; else the best one carries on
 //   with its feedback into the next round, up to maxRounds and timeoutSeconds.
@@ -71,6 +72,7 @@ struct CandidateReport {
   int passed = 0, failed = 0, errors = 0;
   std::string feedback;       // what the next round would be told ("" when it passed)
   std::string code;           // normalised code ("" when there was none)
+  Additions additions;        // the imports (and JavaScript exports) it adds elsewhere in the file
   std::string reply;          // the model's raw reply (bounded)
   Score score;
 };
@@ -87,7 +89,9 @@ struct RefineResult {
   std::string file;
   std::optional<Target> target;
   std::string code;                 // the chosen candidate's code (best attempt when failed)
-  std::optional<TextEdit> edit;     // passed / unverified: the edit to apply
+  Additions additions;              // what the chosen candidate adds elsewhere (imports, exports)
+  std::optional<TextEdit> edit;     // passed / unverified: the target's edit
+  std::vector<TextEdit> edits;      // passed / unverified: every edit to apply (the target's and the additions'), in text order
   std::string newText;              // the file with the chosen candidate spliced in
   std::string bestFeedback;         // failed: the best candidate's feedback
   std::optional<testing::RunResult> bestRun;  // the chosen candidate's test run

@@ -99,13 +99,18 @@ ordered_json refineResultToJson(const RefineResult& r, bool applied) {
     j["target"] = nullptr;
   }
   j["code"] = utf8(r.code);
+  ordered_json imports = ordered_json::array();
+  for (const auto& i : r.additions.imports) imports.push_back(utf8(i));
+  j["imports"] = imports;
   j["applied"] = applied;
-  if (r.edit) {
-    j["edit"] = {{"file", utf8(r.file)},          {"line", r.edit->line},         {"column", r.edit->column},
-                 {"end_line", r.edit->endLine}, {"end_column", r.edit->endColumn}, {"new_text", utf8(r.edit->newText)}};
-  } else {
-    j["edit"] = nullptr;
-  }
+  auto editJson = [&](const TextEdit& e) -> ordered_json {
+    return {{"file", utf8(r.file)},     {"line", e.line},           {"column", e.column},
+            {"end_line", e.endLine}, {"end_column", e.endColumn}, {"new_text", utf8(e.newText)}};
+  };
+  j["edit"] = r.edit ? editJson(*r.edit) : ordered_json(nullptr);
+  ordered_json edits = ordered_json::array();
+  for (const auto& e : r.edits) edits.push_back(editJson(e));
+  j["edits"] = edits;
   ordered_json rounds = ordered_json::array();
   for (const auto& round : r.rounds) {
     ordered_json cands = ordered_json::array();

@@ -1,5 +1,6 @@
 #include "core/refine/SourceScan.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace greenlight::core::refine {
@@ -8,7 +9,17 @@ using testing::Language;
 
 namespace {
 
-bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+// A table, not std::isalnum: the scanners call it for every character of the text.
+struct IdentTable {
+  bool table[256] = {};
+  IdentTable() {
+    for (int c = 0; c < 256; ++c) table[c] = std::isalnum(c) || c == '_' || c == '$';
+  }
+};
+const IdentTable kIdent;
+
+bool identChar(char c) { return kIdent.table[static_cast<unsigned char>(c)]; }
+bool blankChar(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 }  // namespace
 
@@ -213,15 +224,20 @@ void ScannedSource::scanCLike(bool javascript) {
         continue;
       }
     }
+    if (identChar(c)) {
+      // A whole identifier (or number) at once: the last word for the regex rule.
+      std::size_t e = i + 1;
+      // (stopping before a raw string's R: `u8R"(…)"` is a prefix and a raw string)
+      while (e < n && identChar(text_[e]) && !(!javascript && text_[e] == 'R' && e + 1 < n && text_[e + 1] == '"')) ++e;
+      lastWord.assign(text_.data() + i, e - i);
+      lastSignificant = text_[e - 1];
+      i = e;
+      continue;
+    }
     if (c == '{') ++braceDepth;
     else if (c == '}') --braceDepth;
-    if (!std::isspace(static_cast<unsigned char>(c))) {
-      if (identChar(c)) {
-        if (!identChar(lastSignificant) || (i > 0 && !identChar(text_[i - 1]))) lastWord.clear();
-        lastWord += c;
-      } else {
-        lastWord.clear();
-      }
+    if (!blankChar(c)) {
+      lastWord.clear();
       lastSignificant = c;
     }
     ++i;
@@ -231,29 +247,35 @@ void ScannedSource::scanCLike(bool javascript) {
 void ScannedSource::indexLines() {
   const std::size_t n = text_.size();
   int depth = 0;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= n; ++i) {
-    if (i == n || text_[i] == '\n') {
-      if (i == n && start == n && !lines_.empty()) break;  // a final '\n' starts no line
-      ScannedLine l;
-      l.begin = start;
-      l.end = (i > start && text_[i - 1] == '\r') ? i - 1 : i;
-      lines_.push_back(l);
-      start = i + 1;
-      continue;
-    }
+  lines_.reserve(static_cast<std::size_t>(std::count(text_.begin(), text_.end(), '\n')) + 1);
+  for (std::size_t start = 0; start <= n;) {
+    std::size_t i = text_.find('\n', start);
+    if (i == std::string_view::npos) i = n;
+    if (i == n && start == n && !lines_.empty()) break;  // a final '\n' starts no line
+    ScannedLine l;
+    l.begin = start;
+    l.end = (i > start && text_[i - 1] == '\r') ? i - 1 : i;
+    lines_.push_back(l);
+    start = i + 1;
   }
   if (lines_.empty()) lines_.push_back(ScannedLine{});
+  static const struct Brackets {
+    signed char delta[256] = {};
+    Brackets() {
+      for (unsigned char c : std::string_view("([{")) delta[c] = 1;
+      for (unsigned char c : std::string_view(")]}")) delta[c] = -1;
+    }
+  } kBrackets;
   for (auto& l : lines_) {
     l.depthAtStart = depth;
     // The '\n' before the line is inside a string or block comment exactly when the line
     // continues one (a '#' or '//' comment stops before its newline).
     l.startsInString = l.begin > 0 && l.begin <= n && classes_[l.begin - 1] != CharClass::Code;
     for (std::size_t k = l.begin; k < l.end; ++k) {
-      if (classes_[k] != CharClass::Code) continue;
-      char c = text_[k];
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+      const int d = kBrackets.delta[static_cast<unsigned char>(text_[k])];
+      if (d == 0 || classes_[k] != CharClass::Code) continue;
+      if (d > 0) ++depth;
+      else if (depth > 0) --depth;
     }
   }
 }
@@ -294,7 +316,7 @@ int ScannedSource::lineOf(std::size_t offset) const {
 
 bool ScannedSource::isBlank(int n) const {
   for (char c : lineText(n)) {
-    if (!std::isspace(static_cast<unsigned char>(c))) return false;
+    if (!blankChar(c)) return false;
   }
   return true;
 }
@@ -311,7 +333,7 @@ bool ScannedSource::isCommentOnly(int n) const {
   const auto& l = line(n);
   bool comment = false;
   for (std::size_t k = l.begin; k < l.end; ++k) {
-    if (std::isspace(static_cast<unsigned char>(text_[k]))) continue;
+    if (blankChar(text_[k])) continue;
     if (classes_[k] != CharClass::Comment) return false;
     comment = true;
   }

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <regex>
 #include <vector>
 
+#include "core/refine/CodeItems.h"
 #include "core/refine/Definitions.h"
+#include "core/refine/Imports.h"
 #include "core/refine/RegexLimits.h"
 #include "core/refine/SourceScan.h"
 #include "core/testing/Discovery.h"
@@ -164,7 +167,80 @@ std::string normalizeCandidate(std::string_view code, const Target& target) {
   return out;
 }
 
-Spliced splice(std::string_view text, const Target& target, std::string_view code) {
+namespace {
+
+void placeEdit(std::string_view text, TextEdit& e) {
+  auto [l1, c1] = lineColumn(text, e.begin);
+  auto [l2, c2] = lineColumn(text, e.end);
+  e.line = l1;
+  e.column = c1;
+  e.endLine = l2;
+  e.endColumn = c2;
+}
+
+// The new imports, at the file's import block (never inside [avoidBegin, avoidEnd)).
+std::optional<TextEdit> importEdit(std::string_view text, Language language, const std::vector<std::string>& wanted,
+                                   const std::string& eol, std::size_t avoidBegin, std::size_t avoidEnd) {
+  auto missing = missingImports(wanted, text, language);
+  if (missing.empty()) return std::nullopt;
+  ImportInsertion at = importInsertion(text, language);
+  TextEdit e;
+  e.begin = e.end = at.offset > avoidBegin && at.offset < avoidEnd ? avoidBegin : at.offset;
+  std::string block;
+  for (const auto& stmt : missing) block += withLineBreaks(stmt, eol) + eol;
+  if (at.blankBefore) block = eol + block;
+  if (at.blankAfter) block += eol;
+  if (e.begin >= text.size() && !text.empty() && text.back() != '\n') block = eol + block;
+  e.newText = block;
+  return e;
+}
+
+// JavaScript: names added to the file's `module.exports = {…}` literal.
+std::optional<TextEdit> exportEdit(std::string_view text, const std::vector<std::string>& names, const std::string& eol) {
+  if (names.empty()) return std::nullopt;
+  ScannedSource scan(text, Language::JavaScript);
+  for (const auto& item : codeItems(text, Language::JavaScript)) {
+    if (item.kind != ItemKind::Export || !item.wholeObject) continue;
+    std::size_t from = scan.line(item.first).begin, to = scan.line(item.last).end;
+    std::size_t open = std::string_view::npos;
+    for (std::size_t k = text.find('=', from); k != std::string_view::npos && k < to; ++k) {
+      if (scan.at(k) == CharClass::Code && text[k] == '{') {
+        open = k;
+        break;
+      }
+    }
+    if (open == std::string_view::npos) continue;
+    std::size_t close = scan.matching(open);
+    if (close == std::string_view::npos) continue;
+    std::size_t last = close;
+    while (last > open + 1 && std::isspace(static_cast<unsigned char>(text[last - 1]))) --last;
+    const bool empty = last == open + 1;
+    const bool trailingComma = !empty && text[last - 1] == ',';
+    const bool multiLine = text.substr(open, close - open).find('\n') != std::string_view::npos;
+    TextEdit e;
+    std::string list;
+    for (std::size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
+    if (multiLine && !empty) {
+      // One per line, at the indentation of the last entry.
+      std::size_t lineBegin = text.rfind('\n', last - 1);
+      lineBegin = lineBegin == std::string_view::npos ? 0 : lineBegin + 1;
+      std::string indent(text.substr(lineBegin, text.find_first_not_of(" \t", lineBegin) - lineBegin));
+      std::string add = trailingComma ? "" : ",";
+      for (const auto& n : names) add += eol + indent + n + (trailingComma ? "," : "");
+      e.begin = e.end = last;
+      e.newText = add;
+    } else {
+      e.begin = e.end = last;
+      e.newText = empty ? " " + list + " " : (trailingComma ? " " : ", ") + list;
+    }
+    return e;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Spliced splice(std::string_view text, const Target& target, std::string_view code, const Additions& additions) {
   Spliced out;
   TextEdit& e = out.edit;
   // The code arrives with '\n' line ends; a CRLF file gets CRLF code (the line break nearest the
@@ -187,15 +263,36 @@ Spliced splice(std::string_view text, const Target& target, std::string_view cod
       e.newText = body + eol;
     }
   }
-  auto [l1, c1] = lineColumn(text, e.begin);
-  auto [l2, c2] = lineColumn(text, e.end);
-  e.line = l1;
-  e.column = c1;
-  e.endLine = l2;
-  e.endColumn = c2;
-  out.text = std::string(text.substr(0, e.begin)) + e.newText + std::string(text.substr(e.end));
-  // Where the code landed.
-  std::size_t codeStart = e.begin + (e.newText.rfind(eol, 0) == 0 ? eol.size() : 0);
+  placeEdit(text, e);
+  // The additions, each outside the target's range; at the same offset as the target's edit
+  // they come first (imports above the code).
+  std::vector<TextEdit> extra;
+  if (auto imp = importEdit(text, target.language, additions.imports, eol, e.begin, e.end)) extra.push_back(*imp);
+  if (target.language == Language::JavaScript) {
+    if (auto exp = exportEdit(text, additions.exports, eol)) {
+      if (exp->begin < e.begin || exp->begin >= e.end) extra.push_back(*exp);
+    }
+  }
+  for (auto& x : extra) placeEdit(text, x);
+  // In text order; an addition at the target's own offset goes first.
+  std::vector<std::pair<TextEdit, bool>> ordered;
+  for (auto& x : extra) ordered.push_back({x, false});
+  ordered.push_back({e, true});
+  std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first.begin < b.first.begin; });
+  // The new text, and how far the additions before it moved the target's code.
+  std::size_t pos = 0, shiftBeforeTarget = 0;
+  bool beforeTarget = true;
+  out.text.reserve(text.size() + code.size() + 256);
+  for (const auto& [x, isTarget] : ordered) {
+    out.edits.push_back(x);
+    out.text.append(text.substr(pos, x.begin - pos));
+    if (isTarget) beforeTarget = false;
+    else if (beforeTarget) shiftBeforeTarget += x.newText.size() - (x.end - x.begin);
+    out.text.append(x.newText);
+    pos = x.end;
+  }
+  out.text.append(text.substr(pos));
+  std::size_t codeStart = e.begin + shiftBeforeTarget + (e.newText.rfind(eol, 0) == 0 ? eol.size() : 0);
   out.codeFirst = lineColumn(out.text, codeStart).first;
   out.codeLast = out.codeFirst + static_cast<int>(std::count(code.begin(), code.end(), '\n'));
   return out;

@@ -8,6 +8,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/refine/Target.h"
 
@@ -22,9 +23,17 @@ struct TextEdit {
   std::string newText;
 };
 
+// What a candidate adds to the file elsewhere than at the target (ReplyCode).
+struct Additions {
+  std::vector<std::string> imports;  // import statements it uses; those the file lacks are added
+  std::vector<std::string> exports;  // JavaScript: names added to the file's `module.exports = {…}`
+  bool empty() const { return imports.empty() && exports.empty(); }
+};
+
 struct Spliced {
   std::string text;      // the file with the candidate in place
-  TextEdit edit;
+  TextEdit edit;         // the target's edit
+  std::vector<TextEdit> edits;  // every edit: the target's and the additions' (imports, exports), in text order
   int codeFirst = 0, codeLast = 0;  // 1-based lines of the candidate in `text`
 };
 
@@ -32,8 +41,9 @@ struct Spliced {
 // removed, re-indented to the target's indentation, ending without a newline.
 std::string normalizeCandidate(std::string_view code, const Target& target);
 
-// `code` must already be normalised.
-Spliced splice(std::string_view text, const Target& target, std::string_view code);
+// `code` must already be normalised. The additions go where the file keeps its imports and its
+// export object (Imports.h), never inside the target's range.
+Spliced splice(std::string_view text, const Target& target, std::string_view code, const Additions& additions = {});
 
 // Why a candidate must not be run, or "" when it may: it defines or redefines tests (test
 // functions, TestCase classes, test()/it()/describe() calls, TEST_CASE/TEST, a C++ main), or

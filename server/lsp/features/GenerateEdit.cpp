@@ -12,24 +12,30 @@ PlannedEdit planEdit(const rf::RefineResult& result, const std::string& startTex
                      const std::string& description) {
   PlannedEdit out;
   if (!result.target || !result.edit) return out;
-  rf::TextEdit e = *result.edit;
+  std::vector<rf::TextEdit> edits = result.edits.empty() ? std::vector<rf::TextEdit>{*result.edit} : result.edits;
+  std::string newText = result.newText;
   if (currentText != startText) {
-    // Typed elsewhere meanwhile: the same comment / stub, found again, gets the same code.
+    // Typed elsewhere meanwhile: the same comment / stub, found again, gets the same code; the
+    // imports are merged into the file as it is now.
     auto moved = rf::relocateTarget(*result.target, currentText);
     if (!moved) return out;
-    e = rf::splice(currentText, *moved, result.code).edit;
+    auto spliced = rf::splice(currentText, *moved, result.code, result.additions);
+    edits = spliced.edits;
+    newText = spliced.text;
     out.rebased = true;
   }
   protocol::LineIndex index(currentText);
-  protocol::TextEdit te;
-  te.range.start = index.position(currentText, e.begin, encoding);
-  te.range.end = index.position(currentText, e.end, encoding);
-  te.newText = e.newText;
-  if (needsConfirmation) te.annotationId = kAnnotationId;
   protocol::TextDocumentEdit doc;
   doc.textDocument.uri = uri;
   doc.textDocument.version = version;
-  doc.edits.push_back(std::move(te));
+  for (const auto& e : edits) {
+    protocol::TextEdit te;
+    te.range.start = index.position(currentText, e.begin, encoding);
+    te.range.end = index.position(currentText, e.end, encoding);
+    te.newText = e.newText;
+    if (needsConfirmation) te.annotationId = kAnnotationId;
+    doc.edits.push_back(std::move(te));
+  }
   protocol::WorkspaceEdit edit;
   edit.documentChanges = std::vector<protocol::TextDocumentEdit>{std::move(doc)};
   if (needsConfirmation) {
@@ -40,7 +46,7 @@ PlannedEdit planEdit(const rf::RefineResult& result, const std::string& startTex
     edit.changeAnnotations = std::map<std::string, protocol::ChangeAnnotation>{{kAnnotationId, a}};
   }
   out.edit = std::move(edit);
-  out.newText = currentText.substr(0, e.begin) + e.newText + currentText.substr(e.end);
+  out.newText = std::move(newText);
   return out;
 }
 
