@@ -20,7 +20,7 @@ mkdir -p "$work"
 cases=(
   "gtest-textstat|textstat_tests|tests/textstat_tests|include/textstat/stats.h|  return (static_cast<double>(xs[mid - 1]) + static_cast<double>(xs[mid])) / 2.0;|  return (static_cast<double>(xs[mid - 1]) + static_cast<double>(xs[mid])) * 0.5;"
   "gtest-textstat|textstat_tests|tests/textstat_tests|src/tokenize.cpp|bool is_stopword(std::string_view word) {|bool is_stopword(const std::string_view word) {"
-  "catch2-cliopts|cliopts_tests|test/cliopts_tests|include/cliopts/cliopts.hpp|  if (!text.empty() \&\& text.front() == '+') text.remove_prefix(1);|  if (!text.empty() \&\& text[0] == '+') text.remove_prefix(1);"
+  "catch2-cliopts|cliopts_tests|test/cliopts_tests|include/cliopts/cliopts.hpp|  if (!text.empty() && text.front() == '+') text.remove_prefix(1);|  if (!text.empty() && text[0] == '+') text.remove_prefix(1);"
   "doctest-ringbuf|ringbuf_tests|tests/ringbuf_tests|include/ringbuf/ring_buffer.hpp|  bool empty() const { return size_ == 0; }|  bool empty() const { return !size_; }"
 )
 
@@ -40,16 +40,20 @@ for c in "${cases[@]}"; do
   IFS='|' read -r p target binary file a b <<<"$c"
   dir="$work/$p"
   flip="$work/flip-$p.py"
+  # The two bodies go through files: they hold quotes that a command line would mangle.
+  printf '%s' "$a" >"$work/flip-$p.a"
+  printf '%s' "$b" >"$work/flip-$p.b"
   cat >"$flip" <<EOF
 import sys
-path, a, b = sys.argv[1], sys.argv[2], sys.argv[3]
+path = sys.argv[1]
+a, b = open(sys.argv[2]).read(), open(sys.argv[3]).read()
 text = open(path).read()
 if a in text: text = text.replace(a, b, 1)
 elif b in text: text = text.replace(b, a, 1)
 else: sys.exit("neither variant found in " + path)
 open(path, "w").write(text)
 EOF
-  prep="python3 '$flip' '$dir/$file' '$a' '$b'"
+  prep="python3 '$flip' '$dir/$file' '$work/flip-$p.a' '$work/flip-$p.b'"
   echo "== $p: one function of $file changed"
   hyperfine --runs "$runs" --warmup 1 --style basic --export-json "$work/$p-$(basename "$file").json" \
     --prepare "$prep" \
@@ -58,3 +62,11 @@ EOF
     -n "run binary only" "cd '$dir/build/$(dirname "$binary")' && './$(basename "$binary")' >/dev/null" \
     2>&1 | grep -E "^(Benchmark|  Time|  Range)"
 done
+
+echo "== medians (s)"
+python3 - "$work" <<'PY'
+import glob, json, os, sys
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
+    for r in json.load(open(f))["results"]:
+        print("%-42s %-34s median %.3f  min %.3f" % (os.path.basename(f)[:-5], r["command"], r["median"], r["min"]))
+PY
