@@ -11,8 +11,10 @@ greenlight_packages() {
     # node/npm: JavaScript runner and the mock-llm peer; clang + libclang-rt: libFuzzer;
     # libssl-dev: HumanEval-X CPP/162; bubblewrap + hyperfine: benchmarks; passwd: useradd;
     # neovim: the Neovim plugin's end-to-end tests; chromium + libkrb5-dev: the real-VS-Code
-    # lane (code-server's kerberos module builds against libkrb5; tests/editors/vscode-real)
-    pkgs+=(nodejs npm clang libclang-rt-14-dev libssl-dev bubblewrap hyperfine passwd neovim chromium libkrb5-dev)
+    # lane (code-server's kerberos module builds against libkrb5; tests/editors/vscode-real);
+    # libgtest-dev + doctest-dev: the real CMake projects of tests/projects/cxx (catch2 is above)
+    pkgs+=(nodejs npm clang libclang-rt-14-dev libssl-dev bubblewrap hyperfine passwd neovim chromium libkrb5-dev
+           libgtest-dev doctest-dev)
   fi
   printf '%s\n' "${pkgs[@]}"
 }
