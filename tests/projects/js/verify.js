@@ -171,6 +171,18 @@ function runBug(p, dir, bug) {
   applyBug(dir, bug);
   try {
     const files = [...new Set(bug.fail.map((id) => path.join(dir, id.slice(0, id.indexOf('::')))))];
+    if (bug.noReport) {
+      // The runner itself reports nothing (mocha stops at a spec file that does not load): the
+      // events must still name the file, with an error.
+      for (const file of files) {
+        const run = reporterRun(p, dir, [file]);
+        const errs = run.events.filter((e) => e.ev === 'result' && e.status === 'error').map((e) => e.id);
+        check(run.code !== 0 && bug.fail.filter((id) => id.startsWith(R.rel(dir, file) + '::')).every((id) => errs.includes(id)) &&
+          run.events.some((e) => e.ev === 'error' && e.file === file && e.line > 0),
+        `${label}: ${R.rel(dir, file)} reported as an error`, JSON.stringify(run.events).slice(0, 800));
+      }
+      return;
+    }
     const truth = groundTruth(p, dir, p.runner === 'mocha' ? null : files).triples;
     const want = new Set(bug.fail.map((id) => (p.runner === 'mocha' ? R.mochaForm([{id}])[0].id : id)));
     const theirFailing = new Set(truth.filter((t) => t.status === 'failed' || t.status === 'error').map((t) => t.id));

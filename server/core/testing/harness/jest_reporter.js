@@ -250,14 +250,22 @@ class GreenlightJestReporter {
     // A syntax error: babel/ts-jest name the place as "file: message (line:col)" or "file:line:col".
     const m = /\((\d+):(\d+)\)/.exec(message) || new RegExp(ev.escapeRegExp(file) + ':(\\d+):(\\d+)').exec(text);
     if (m && !frames.some((f) => f.file === file)) frames.push({file, line: Number(m[1]), column: Number(m[2]), function: ''});
+    // ts-jest's diagnostics: "src/x.ts:31:3 - error TS2322: ...", relative to the root.
+    const ts = /^(\S+?\.[cm]?[jt]sx?):(\d+):(\d+) - error TS\d+/m.exec(message);
+    if (ts) {
+      const tsFile = path.resolve(this.globalConfig.rootDir || this.root, ts[1]);
+      frames.push({file: tsFile, line: Number(ts[2]), column: Number(ts[3]), function: ''});
+    }
     const top = frames.length ? frames[frames.length - 1] : {file, line: 1};
     const one = firstMeaningful(message.replace(/^\s*●\s*Test suite failed to run\s*/, ''));
     const rel = ev.relPath(this.root, file);
     const details = ev.cap(ev.trimStack(text).trim(), ev.DETAILS_CAP);
-    ev.emit({ev: 'error', file, line: top.file === file ? top.line : 1, message: one, details, frames});
+    const own = frames.filter((f) => f.file === file);
+    // The error event stands where it went wrong; the result on the test file it stopped.
+    ev.emit({ev: 'error', file: top.file, line: top.line || 1, message: one, details, frames});
     ev.emit({ev: 'result', id: rel + '::(collection)', name: rel + ' (collection)', parent: rel, file,
-      line: top.file === file ? top.line : 1, status: 'error',
-      kind: /SyntaxError|Unexpected token|unexpected token/.test(message) ? 'compile' : 'exception',
+      line: own.length ? own[own.length - 1].line : 1, status: 'error',
+      kind: ts || /SyntaxError|Unexpected token|unexpected token/.test(message) ? 'compile' : 'exception',
       message: one, details, frames, duration_ms: 0});
   }
 

@@ -139,7 +139,8 @@ function reportLoadError(file, error) {
   const message = (err.name || 'Error') + ': ' + ev.firstLine(err.message || String(err));
   const rel = ev.relPath(root, file);
   const details = ev.cap(ev.trimStack(text), ev.DETAILS_CAP);
-  ev.emit({ev: 'error', file, line, message, details, frames});
+  const top = frames.length ? frames[frames.length - 1] : {file, line};
+  ev.emit({ev: 'error', file: top.file, line: top.line || 1, message, details, frames});
   ev.emit({ev: 'result', id: rel + '::(collection)', name: rel + ' (collection)', parent: rel, file, line,
     status: 'error', kind: err instanceof SyntaxError || err.name === 'SyntaxError' ? 'compile' : 'exception',
     message, details, frames, duration_ms: 0});

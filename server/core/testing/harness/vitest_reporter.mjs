@@ -151,7 +151,8 @@ export default class GreenlightVitestReporter {
     const own = d.frames.filter((fr) => fr.file === file);
     const line = own.length ? own[own.length - 1].line : 1;
     const kind = /SyntaxError|Parse failure|Transform failed|Unexpected token|Expected /.test(d.message) ? 'compile' : 'exception';
-    ev.emit({ev: 'error', file, line, message: d.message, details: d.details, frames: d.frames});
+    const top = d.frames.length ? d.frames[d.frames.length - 1] : {file, line};
+    ev.emit({ev: 'error', file: top.file, line: top.line || 1, message: d.message, details: d.details, frames: d.frames});
     ev.emit({ev: 'result', id: rel + '::(collection)', name: rel + ' (collection)', parent: rel, file, line,
       status: 'error', kind, message: d.message, details: d.details, frames: d.frames, duration_ms: 0});
   }
