@@ -227,6 +227,15 @@ for (const p of projects) {
   const files = [...new Set(truth.map((t) => t.file))].sort();
   check(files.length === p.testFiles.length && files.every((f) => p.testFiles.includes(R.rel(dir, f))),
     `${p.name}: the runner's test files are the ones projects.json lists`, files.map((f) => R.rel(dir, f)).join(' '));
+  // The probe asks the runner for its test files: the same files (mocha also lists spec files
+  // that define no test, like a setup file its spec glob matches).
+  const probe = R.run({argv: [process.execPath, path.join(gl, 'js_probe.js'), '--list'], cwd: dir, env: R.baseEnv(os.tmpdir())});
+  const config = R.parseEvents(probe.stdout).events.find((e) => e.ev === 'config') || {};
+  const listed = (config.files || []).map((f) => R.rel(dir, f));
+  const ok = config.runner === p.runner && !config.error && files.every((f) => listed.includes(R.rel(dir, f))) &&
+    (p.runner === 'mocha' || listed.length === files.length);
+  check(ok, `${p.name}: js_probe.js names ${p.runner} and lists its test files`,
+    JSON.stringify({runner: config.runner, error: config.error, listed}));
   for (const file of files) {
     const label = `${p.name} ${R.rel(dir, file)}`;
     const run = compareFile(p, dir, file, truth, label);
