@@ -17,7 +17,7 @@ const {spawnSync} = require('child_process');
 
 const HARNESS = path.resolve(__dirname, '../../../server/core/testing/harness');
 const GL_FILES = ['js_events.js', 'jest_reporter.js', 'vitest_reporter.mjs', 'mocha_reporter.js', 'js_probe.js',
-  'js_warm.js', 'ts_hook.mjs', 'ts_hook_loader.mjs'];
+  'js_warm.js', 'ts_hook.mjs'];
 
 // Greenlight's runner-side files, written out the way the runner stages them in /work/.gl: the
 // file without its two C++ wrapper lines at each end.
@@ -28,6 +28,8 @@ function stageGl(dir) {
     if (!fs.existsSync(src)) continue;
     fs.writeFileSync(path.join(dir, name), unwrap(fs.readFileSync(src, 'utf8')));
   }
+  // Vendored files are written byte for byte (like acornParser()).
+  fs.copyFileSync(path.join(HARNESS, '../../../../third_party/amaro/amaro.js'), path.join(dir, 'amaro.js'));
   return dir;
 }
 
