@@ -35,6 +35,7 @@ export default class GreenlightVitestReporter {
     this.pattern = null;
     this.done = false;
     this.failed = false;
+    this.output = new Map();  // task id -> what it printed
   }
 
   onInit(ctx) {
@@ -126,9 +127,17 @@ export default class GreenlightVitestReporter {
       Object.assign(out, describeErrors(r.errors || []));
       this.failed = true;
     }
-    if (task.fails && state === 'pass') out.outcome = 'xfailed';
+    const printed = this.output.get(task.id);
+    if (printed) out.output = ev.cap(printed, 8192);
     if (out.status !== 'skipped') this.ran++;
     ev.emit(out);
+  }
+
+  // What a test printed (console.*): vitest hands it to the reporters, with the test's id.
+  onUserConsoleLog(log) {
+    if (!log || !log.taskId || typeof log.content !== 'string') return;
+    const text = (this.output.get(log.taskId) || '') + log.content;
+    if (text.length <= 16384) this.output.set(log.taskId, text);
   }
 
   // What is left of a file once it ended: tests never reported (skipped before they started,
