@@ -60,9 +60,16 @@ async function greenlightWarmLoad() {
   const root = process.env.GL_WARM_ROOT || process.cwd();
   const bases = [root];
   if (runner === 'jest') {
+    // What a cold in-band run loads in node's own module system (traced on jest 29 and 30).
     for (const name of ['jest', 'jest-cli', '@jest/core', 'jest-config', 'jest-haste-map', 'jest-resolve',
-      'jest-runtime', 'jest-runner', '@jest/transform', '@jest/reporters', 'jest-circus', 'jest-circus/runner',
-      'jest-environment-node', 'jest-snapshot', 'expect', 'babel-jest', '@babel/core', 'ts-jest', 'typescript']) {
+      'jest-resolve-dependencies', 'jest-runtime', 'jest-runner', '@jest/transform', '@jest/reporters',
+      'jest-circus', 'jest-circus/runner', 'jest-environment-node', '@jest/environment', '@jest/fake-timers',
+      '@sinonjs/fake-timers', 'jest-mock', 'jest-snapshot', 'expect', '@jest/expect', '@jest/expect-utils',
+      'jest-matcher-utils', 'jest-diff', 'pretty-format', 'jest-message-util', 'jest-each', 'jest-util',
+      'jest-validate', 'jest-watcher', 'jest-worker', 'jest-regex-util', 'jest-docblock', '@jest/console',
+      '@jest/test-result', '@jest/test-sequencer', '@jest/schemas', 'babel-jest', 'babel-preset-jest',
+      '@babel/core', '@babel/types', '@babel/generator', '@babel/traverse', 'graceful-fs', 'micromatch',
+      'source-map', 'semver', 'yargs', 'chalk', 'ts-jest', 'typescript']) {
       preload(bases, name);
     }
     try {
