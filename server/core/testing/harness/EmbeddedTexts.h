@@ -29,6 +29,33 @@ inline constexpr char kRewriter[] =
 inline constexpr char kAcorn[] =
 #include "AcornEmbedded.inc"
     ;
+// The project runners' side (jest / vitest / mocha reporters, the config probe, the warm start)
+// and plain node's TypeScript hook.
+inline constexpr char kJsEvents[] =
+#include "js_events.js"
+    ;
+inline constexpr char kJestReporter[] =
+#include "jest_reporter.js"
+    ;
+inline constexpr char kVitestReporter[] =
+#include "vitest_reporter.mjs"
+    ;
+inline constexpr char kMochaReporter[] =
+#include "mocha_reporter.js"
+    ;
+inline constexpr char kJsProbe[] =
+#include "js_probe.js"
+    ;
+inline constexpr char kJsWarm[] =
+#include "js_warm.js"
+    ;
+inline constexpr char kTsHook[] =
+#include "ts_hook.mjs"
+    ;
+// third_party/amaro/amaro.js, byte for byte: the build wraps it (cmake/EmbedText.cmake).
+inline constexpr char kAmaro[] =
+#include "AmaroEmbedded.inc"
+    ;
 inline constexpr char kCxx[] =
 #include "cxx_support.cc.inc"
     ;

@@ -30,6 +30,14 @@ using embedded::kPython;
 using embedded::kReporter;
 using embedded::kRewriter;
 using embedded::kAcorn;
+using embedded::kAmaro;
+using embedded::kJestReporter;
+using embedded::kJsEvents;
+using embedded::kJsProbe;
+using embedded::kJsWarm;
+using embedded::kMochaReporter;
+using embedded::kTsHook;
+using embedded::kVitestReporter;
 
 }  // namespace
 
@@ -43,6 +51,14 @@ std::string_view nodeWarm() { return unwrap(kNodeWarm, "*/", "/*"); }
 std::string_view nodeReporter() { return unwrap(kReporter, "*/", "/*"); }
 std::string_view nodeRewriter() { return unwrap(kRewriter, "*/", "/*"); }
 std::string_view acornParser() { return {kAcorn, sizeof kAcorn - 1}; }
+std::string_view jsEvents() { return unwrap(kJsEvents, "*/", "/*"); }
+std::string_view jestReporter() { return unwrap(kJestReporter, "*/", "/*"); }
+std::string_view vitestReporter() { return unwrap(kVitestReporter, "*/", "/*"); }
+std::string_view mochaReporter() { return unwrap(kMochaReporter, "*/", "/*"); }
+std::string_view jsProbe() { return unwrap(kJsProbe, "*/", "/*"); }
+std::string_view jsWarm() { return unwrap(kJsWarm, "*/", "/*"); }
+std::string_view tsHook() { return unwrap(kTsHook, "*/", "/*"); }
+std::string_view amaroTransformer() { return {kAmaro, sizeof kAmaro - 1}; }
 std::string_view cxxSupport() { return unwrap(kCxx, "*/", "/*"); }
 std::string_view cxxAssertHeader() { return unwrap(kCxxAssert, "*/", "/*"); }
 

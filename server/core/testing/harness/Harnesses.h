@@ -22,6 +22,17 @@ std::string_view nodeWarm();        // node_warm.js: loads the rewriter and node
 std::string_view nodeReporter();    // node_reporter.mjs
 std::string_view nodeRewriter();    // node_rewrite.js: rewrites test files' asserts to record values
 std::string_view acornParser();     // third_party/acorn/acorn.js, the parser node_rewrite.js uses
+// Project runners (EVENTS.md), written together to /work/.gl: the reporters require
+// js_events.js beside them by path.
+std::string_view jsEvents();        // js_events.js: the event writer and helpers the reporters share
+std::string_view jestReporter();    // jest_reporter.js: --reporters=/work/.gl/jest_reporter.js
+std::string_view vitestReporter();  // vitest_reporter.mjs: --reporter=/work/.gl/vitest_reporter.mjs
+std::string_view mochaReporter();   // mocha_reporter.js: --require and --reporter /work/.gl/mocha_reporter.js
+std::string_view jsProbe();         // js_probe.js: asks the project's runner for its config and test files
+std::string_view jsWarm();          // js_warm.js: warm start with the runner's modules loaded
+// Plain node and TypeScript: `node --import /work/.gl/ts_hook.mjs`, with amaro.js beside it.
+std::string_view tsHook();          // ts_hook.mjs
+std::string_view amaroTransformer();  // third_party/amaro/amaro.js (3.7 MB: write it only for .ts runs)
 std::string_view cxxSupport();      // cxx_support.cc.inc: crash/timeout backtraces, assert values
 std::string_view cxxAssertHeader(); // cxx_assert.h.inc: <assert.h> whose assert shows both sides
 

@@ -1,0 +1,8 @@
+'use strict';
+
+module.exports = {
+  ...require('./money'),
+  ...require('./cart'),
+  ...require('./discount'),
+  ...require('./format'),
+};

@@ -1,0 +1,1 @@
+export { Scheduler, type Job } from './scheduler.js';

@@ -1,0 +1,6 @@
+'use strict';
+
+module.exports = {
+  ...require('./lib/duration'),
+  ...require('./lib/retry'),
+};
