@@ -78,6 +78,12 @@ TestResult resultFromEvent(const nlohmann::json& e) {
   r.status = statusFrom(str(e, "status"));
   r.kind = kindFrom(str(e, "kind"), r.status);
   r.message = str(e, "message");
+  r.id = str(e, "id");
+  r.parent = str(e, "parent");
+  r.outcome = str(e, "outcome");
+  if (r.outcome == testStatusName(r.status)) r.outcome.clear();  // says nothing more than the status
+  r.reason = str(e, "reason");
+  r.details = str(e, "details");
   r.expected = str(e, "expected");
   r.actual = str(e, "actual");
   r.output = str(e, "output");
@@ -114,15 +120,18 @@ HarnessOutcome foldEvents(const std::vector<nlohmann::json>& events) {
     if (ev == "start") {
       TestResult r;
       r.name = str(e, "name");
+      r.id = str(e, "id");
       r.file = str(e, "file");
       r.line = num(e, "line");
       out.running = r;
     } else if (ev == "result") {
       auto r = resultFromEvent(e);
-      if (out.running && out.running->name == r.name) out.running.reset();
+      if (out.running && (out.running->id.empty() || r.id.empty() ? out.running->name == r.name : out.running->id == r.id))
+        out.running.reset();
       out.results.push_back(std::move(r));
     } else if (ev == "loaded") {
-      if (out.running && out.running->name == str(e, "name")) out.running.reset();
+      if (out.running && (out.running->id.empty() ? out.running->name == str(e, "name") : out.running->id == str(e, "id")))
+        out.running.reset();
     } else if (ev == "timeout" && out.running) {
       TestResult r = *out.running;
       r.status = TestStatus::Timeout;

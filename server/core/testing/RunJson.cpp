@@ -15,6 +15,11 @@ nlohmann::ordered_json testResultToJson(const TestResult& t) {
   j["line"] = t.line;
   j["status"] = std::string(testStatusName(t.status));
   j["message"] = t.message;
+  if (!t.id.empty()) j["id"] = t.id;
+  if (!t.parent.empty()) j["parent"] = t.parent;
+  if (!t.outcome.empty()) j["outcome"] = t.outcome;
+  if (!t.reason.empty()) j["reason"] = t.reason;
+  if (!t.details.empty()) j["details"] = t.details;
   j["duration_ms"] = std::round(t.durationMs * 100) / 100;
   if (!t.expected.empty()) j["expected"] = t.expected;
   if (!t.actual.empty()) j["actual"] = t.actual;

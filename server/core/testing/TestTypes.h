@@ -62,9 +62,18 @@ struct TestResult {
   std::string name;      // "test_fib", "TestMath.test_add", "doctest:fib", "adds > nested", "main"
   std::string file;      // where the test is defined (host path)
   int line = 0;          // the test's definition line
+  // The runner's stable id (harness/EVENTS.md: pytest's node id, `module.Class.test`,
+  // `file::describe > test`, `target::Suite.Name`); "" from runners that have none.
+  std::string id;
+  std::string parent;    // the enclosing group's id (class, describe, file); may be ""
   TestStatus status = TestStatus::Passed;
+  // The runner's own word when it says more than `status`: "xfailed", "xpassed", "todo",
+  // "pending", "disabled"; else "".
+  std::string outcome;
+  std::string reason;    // why it was skipped or xfailed
   FailureKind kind = FailureKind::None;
   std::string message;   // one line: "AssertionError: fib(10) returned 34, expected 55"
+  std::string details;   // a bounded multi-line excerpt when the failure says more (a diff, "Lists differ")
   std::string expected, actual;  // rendered operands when the language can tell; else empty
   std::vector<Frame> frames;     // outermost first; the last one is where it failed
   double durationMs = 0;

@@ -12,6 +12,20 @@
 namespace greenlight::core::testing::cmake {
 namespace {
 
+// `r` with only its identity, timing and output kept: the new status and message, no failure.
+TestResult cleared(const TestResult& r, TestStatus status, std::string message) {
+  TestResult out;
+  out.name = r.name;
+  out.file = r.file;
+  out.line = r.line;
+  out.status = status;
+  out.message = std::move(message);
+  out.durationMs = r.durationMs;
+  out.output = r.output;
+  return out;
+}
+
+
 constexpr std::size_t kOutputCap = 8192;
 constexpr std::size_t kDetailsCap = 4096;
 
@@ -848,8 +862,7 @@ std::vector<CaseResult> parseCatch2Xml(std::string_view xml, std::string_view ta
         r.reason = tags.find("[!shouldfail]") != std::string::npos ? "[!shouldfail]" : "[!mayfail]";
         r.result.kind = FailureKind::None;
       } else if (ok) {
-        r.result = TestResult{r.result.name, r.result.file, r.result.line, TestStatus::Passed, FailureKind::None, "",
-                              "", "", {}, r.result.durationMs, r.result.output, std::nullopt};
+        r.result = cleared(r.result, TestStatus::Passed, "");
         r.section.clear();
         if (tags.find("[!shouldfail]") != std::string::npos) {
           // A [!shouldfail] test that passed is a failure in Catch2's own count.
@@ -900,13 +913,11 @@ std::vector<CaseResult> parseDoctestXml(std::string_view xml, std::string_view t
         r.result.durationMs = std::atof(overall->attr("duration").c_str()) * 1000;
         const bool ok = overall->attr("test_case_success") == "true";
         if (ok && w.failed && expectFail) {
-          r.result = TestResult{r.result.name, r.result.file, r.result.line, TestStatus::Skipped, FailureKind::None,
-                                r.result.message, "", "", {}, r.result.durationMs, r.result.output, std::nullopt};
+          r.result = cleared(r.result, TestStatus::Skipped, r.result.message);
           r.outcome = "xfailed";
           r.reason = tc->attr("should_fail") == "true" ? "should_fail" : "may_fail";
         } else if (ok) {
-          r.result = TestResult{r.result.name, r.result.file, r.result.line, TestStatus::Passed, FailureKind::None, "",
-                                "", "", {}, r.result.durationMs, r.result.output, std::nullopt};
+          r.result = cleared(r.result, TestStatus::Passed, "");
           r.section.clear();
         } else if (!w.failed) {
           r.result.status = TestStatus::Failed;
