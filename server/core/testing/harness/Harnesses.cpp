@@ -30,6 +30,8 @@ using embedded::kPython;
 using embedded::kReporter;
 using embedded::kRewriter;
 using embedded::kAcorn;
+using embedded::kPytestPlugin;
+using embedded::kUnittestRunner;
 
 }  // namespace
 
@@ -45,5 +47,7 @@ std::string_view nodeRewriter() { return unwrap(kRewriter, "*/", "/*"); }
 std::string_view acornParser() { return {kAcorn, sizeof kAcorn - 1}; }
 std::string_view cxxSupport() { return unwrap(kCxx, "*/", "/*"); }
 std::string_view cxxAssertHeader() { return unwrap(kCxxAssert, "*/", "/*"); }
+std::string_view pytestPlugin() { return unwrap(kPytestPlugin, "\"", "\""); }
+std::string_view unittestRunner() { return unwrap(kUnittestRunner, "\"", "\""); }
 
 }  // namespace greenlight::core::testing::harness

@@ -24,5 +24,8 @@ std::string_view nodeRewriter();    // node_rewrite.js: rewrites test files' ass
 std::string_view acornParser();     // third_party/acorn/acorn.js, the parser node_rewrite.js uses
 std::string_view cxxSupport();      // cxx_support.cc.inc: crash/timeout backtraces, assert values
 std::string_view cxxAssertHeader(); // cxx_assert.h.inc: <assert.h> whose assert shows both sides
+// Project runners (EVENTS.md): pytest and unittest run the project as they would, reporting per test.
+std::string_view pytestPlugin();    // pytest_plugin.py: staged as greenlight_pytest.py, `-p greenlight_pytest`
+std::string_view unittestRunner();  // unittest_runner.py: staged as greenlight_unittest.py, `-m greenlight_unittest`
 
 }  // namespace greenlight::core::testing::harness
