@@ -12,7 +12,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 HARNESS = os.path.normpath(os.path.join(HERE, "..", "..", "..", "server", "core", "testing", "harness"))
 
 FILES = {
-    "pytest_plugin.py": "greenlight_pytest.py",
+    "pytest_plugin.py": "_greenlight_pytest.py",
+    "pytest_plugin_entry.py": "greenlight_pytest.py",
     "unittest_runner.py": "greenlight_unittest.py",
     "python_warm.py": "python_warm.py",
     "python_harness.py": "python_harness.py",

@@ -16,6 +16,9 @@ inline constexpr char kPythonWarm[] =
 inline constexpr char kPytestPlugin[] =
 #include "pytest_plugin.py"
     ;
+inline constexpr char kPytestPluginEntry[] =
+#include "pytest_plugin_entry.py"
+    ;
 inline constexpr char kUnittestRunner[] =
 #include "unittest_runner.py"
     ;

@@ -31,6 +31,7 @@ using embedded::kReporter;
 using embedded::kRewriter;
 using embedded::kAcorn;
 using embedded::kPytestPlugin;
+using embedded::kPytestPluginEntry;
 using embedded::kUnittestRunner;
 
 }  // namespace
@@ -48,6 +49,7 @@ std::string_view acornParser() { return {kAcorn, sizeof kAcorn - 1}; }
 std::string_view cxxSupport() { return unwrap(kCxx, "*/", "/*"); }
 std::string_view cxxAssertHeader() { return unwrap(kCxxAssert, "*/", "/*"); }
 std::string_view pytestPlugin() { return unwrap(kPytestPlugin, "\"", "\""); }
+std::string_view pytestPluginEntry() { return unwrap(kPytestPluginEntry, "\"", "\""); }
 std::string_view unittestRunner() { return unwrap(kUnittestRunner, "\"", "\""); }
 
 }  // namespace greenlight::core::testing::harness

@@ -1,12 +1,18 @@
 R"GLPY("
-"""greenlight's pytest plugin (module greenlight_pytest). PYTEST_DONT_REWRITE
+"""greenlight's pytest plugin, implementation (module _greenlight_pytest). PYTEST_DONT_REWRITE
 
 Embedded into the greenlight binary like python_harness.py (the first and the last line of this
 file are a C++ raw string's delimiters; the accessor harness::pytestPlugin() drops them) and
-staged as /work/.gl/greenlight_pytest.py. pytest runs the project as it always does:
+staged as /work/.gl/_greenlight_pytest.py, beside pytest_plugin_entry.py staged as
+/work/.gl/greenlight_pytest.py (harness::pytestPluginEntry()). pytest runs the project as it
+always does:
 
     GREENLIGHT_CONFIG=/work/.gl/config.json PYTHONPATH=/work/.gl[:...] \\
         python -m pytest -p greenlight_pytest -o cache_dir=/tmp/.pytest_cache [node ids or files]
+
+(pytest parses and assertion-rewrites every module named with -p, on every run: the module it
+names is a few lines that import this one, which it leaves alone and a warm interpreter has
+loaded already.)
 
 This module only listens: it never selects, orders, skips or changes a test, so the project's
 own configuration (addopts, testpaths, --doctest-modules, markers), its conftest.py files and
@@ -17,7 +23,7 @@ import, before pytest's capture replaces it).
 Config (JSON, the file named by $GREENLIGHT_CONFIG; optional, every key optional):
   source   the file under test (absolute): a failure's "origin" says which line of it produced
            the wrong value (a return it traced) or raised
-  budget   seconds from this module's import: the test running when it ends is reported as
+  budget   seconds from pytest's configure step: the test running when it ends is reported as
            `timeout` and pytest stops; the tests not run get a `notrun` result
   origin   "trace" (default when source is set), "raise" (only exceptions raised in the
            source, no tracing) or "off"
@@ -29,7 +35,7 @@ import time
 import pytest
 
 _OUT_FD = os.dup(1)
-_T0 = time.monotonic()
+_T0 = [time.monotonic()]  # reset when pytest configures (a warm interpreter imports this early)
 _CAP = 8192
 _DETAILS_CAP = 4096
 _MESSAGE_CAP = 500
@@ -131,7 +137,7 @@ def _start_budget(seconds):
         return
     if signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, None):
         return  # someone else owns SIGALRM: the sandbox's limit still ends the run
-    remaining = _T0 + seconds - time.monotonic()
+    remaining = _T0[0] + seconds - time.monotonic()
     signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, max(remaining, 0.01))
     _S.budget = seconds
@@ -156,6 +162,7 @@ def _dir_of(module_name):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
+    _T0[0] = time.monotonic()
     _S.config = config
     try:
         _S.rootdir = str(config.rootpath)
@@ -169,7 +176,8 @@ def pytest_configure(config):
     skip = [d for d in (_dir_of("_pytest"), _dir_of("pytest"), _dir_of("pluggy"), _dir_of("py"),
                         os.path.dirname(os.__file__) + os.sep) if d]
     _S.skip_dirs = tuple(skip)
-    _S.own_files = (os.path.abspath(__file__),)
+    entry = sys.modules.get("greenlight_pytest")
+    _S.own_files = tuple(os.path.abspath(f) for f in (__file__, getattr(entry, "__file__", None)) if f)
     budget = cfg.get("budget")
     if isinstance(budget, (int, float)) and budget > 0:
         _start_budget(float(budget))
