@@ -33,6 +33,10 @@ ORDER = ["failed", "error", "xfailed", "skipped", "passed"]
 
 def read_events(path):
     data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
+    return read_events_bytes(data)
+
+
+def read_events_bytes(data):
     events = []
     for line in data.split(b"\n"):
         if line.startswith(b"\x1eGL "):
