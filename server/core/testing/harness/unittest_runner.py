@@ -276,6 +276,8 @@ def _doctest_failure(test, text):
         example, _, after = body[1].partition("\n")
         src = example.strip()
         tail = body[1][len(example) + 1:]
+        # Only the first failing example: the next one starts after doctest's divider.
+        tail = re.split(r"\n(?:-{70}|\*{70})\n", tail, 1)[0]
         if tail.startswith("Exception raised:"):
             # The traceback, indented by doctest; its last line is the exception.
             lines = [l.strip() for l in tail.splitlines()[1:] if l.strip()]
@@ -596,14 +598,16 @@ def _result_class(base):
             super().addSuccess(test)
             self._gl_set(test, "passed", {})
 
+        # Each reads the traceback before unittest formats it: formatting cuts the assert*
+        # frames off it (TestResult._remove_unittest_tb_frames), and with them the values.
         def addFailure(self, test, err):
-            super().addFailure(test, err)
             status, fields = self._gl_fields(test, err, True)
+            super().addFailure(test, err)
             self._gl_set(test, status, fields)
 
         def addError(self, test, err):
-            super().addError(test, err)
             status, fields = self._gl_fields(test, err, False)
+            super().addError(test, err)
             if _failed_import(test):
                 _emit({"ev": "error", "file": fields.get("file") or _where(test)[0],
                        "line": fields.get("line", 1), "message": fields.get("message", ""),
@@ -617,8 +621,8 @@ def _result_class(base):
             self._gl_set(test, "skipped", {"reason": reason, "message": reason})
 
         def addExpectedFailure(self, test, err):
-            super().addExpectedFailure(test, err)
             text = _exception_text(err[0], err[1])
+            super().addExpectedFailure(test, err)
             self._gl_set(test, "skipped", {"outcome": "xfailed", "reason": "expected failure",
                                            "message": _one_line(text)})
 
@@ -629,11 +633,12 @@ def _result_class(base):
                                           "frames": []})
 
         def addSubTest(self, test, subtest, err):
-            super().addSubTest(test, subtest, err)
             if err is None:
+                super().addSubTest(test, subtest, err)
                 return
             failure = issubclass(err[0], test.failureException)
             status, fields = self._gl_fields(test, err, failure)
+            super().addSubTest(test, subtest, err)
             desc = subtest._subDescription() if hasattr(subtest, "_subDescription") else str(subtest)
             fields["message"] = "%s %s" % (desc, fields.get("message", ""))
             cur = self._gl_current
