@@ -165,13 +165,15 @@ def greenlight(cfg, out, args=None, warm=False, config=None):
     return r.stdout, r.stderr, r.returncode
 
 
-def compare(events_out, verdict, kind, label, restrict=None):
+def compare(events_out, verdict, kind, label, restrict=None, only_file=None):
     """check_events over one run; restrict: keep only the verdict's ids of these files."""
     base = os.path.dirname(verdict)
     ev = os.path.join(base, "events-%s.out" % label.replace("/", "_"))
     with open(ev, "wb") as f:
         f.write(events_out)
     args = [ev, kind, verdict, "--json"]
+    if only_file is not None:
+        args += ["--only-file", only_file]
     if restrict is not None:
         sub = os.path.join(base, "truth-%s%s" % (label.replace("/", "_"), os.path.splitext(verdict)[1]))
         restrict_verdict(verdict, kind, restrict, sub)
@@ -242,19 +244,23 @@ def check(cfg, out, per_file=False, warm=False):
         for rel in pytest_files(stdout):
             fout, ferr, fcode = greenlight(cfg, out, args=file_args(cfg, rel))
             dotted = rel[:-3].replace("/", ".") if rel.endswith(".py") else rel.replace("/", ".")
-            rc, report = compare(fout, verdict, kind, rel, restrict=[dotted])
+            rc, report = compare(fout, verdict, kind, rel, restrict=[dotted], only_file=rel)
             n = sum(s["agree"] + s["disagree"] for s in report.get("files", {}).values())
             print("  %-55s %4d ids %s" % (rel, n, "ok" if rc == 0 else "DISAGREE"))
             problems += ["%s alone: %s" % (rel, x) for x in report.get("problems", [])]
     elif per_file:
         with open(verdict, encoding="utf-8") as f:
             truth_ids = json.load(f)["tests"]
-        for module in unittest_modules(stdout):
+        import re
+
+        for module in unittest_modules(stdout, paths(cfg, out)["root"]):
             fout, ferr, fcode = greenlight(cfg, out, args=[module])
             got = {}
             for e in check_events.read_events_bytes(fout):
                 if e.get("ev") == "result" and e.get("outcome") != "notrun":
-                    got[e["id"]] = check_events.event_outcome(e)
+                    ident = re.sub(r" \[\d+\]$", "", e["id"])  # a test a suite holds twice
+                    outcome = check_events.event_outcome(e)
+                    got[ident] = check_events.combine([got[ident], outcome]) if ident in got else outcome
             mine = ["%s: greenlight %s, unittest %s" % (i, o, truth_ids.get(i)) for i, o in sorted(got.items())
                     if truth_ids.get(i) != o]
             mine += ["%s: unittest ran it, greenlight did not" % i for i in sorted(truth_ids)
@@ -280,19 +286,22 @@ def file_args(cfg, rel):
     return keep + [rel]
 
 
-def unittest_modules(events):
+def unittest_modules(events, root):
+    """The modules (dotted, relative to the project root) that hold a whole run's tests."""
     mods = set()
     for e in check_events.read_events_bytes(events):
-        if e.get("ev") == "result" and e.get("outcome") != "notrun" and not e["id"].startswith(("unittest.", "setUp", "tearDown")):
-            parts = e["id"].split(".")
-            # module.Class.test: the module is what precedes the first capitalised part
-            mod = []
-            for part in parts:
-                if part[:1].isupper():
-                    break
-                mod.append(part)
-            if mod and len(mod) < len(parts):
-                mods.add(".".join(mod))
+        if e.get("ev") != "result" or e.get("outcome") == "notrun" or e.get("status") == "error":
+            continue
+        rel = os.path.relpath(e.get("file") or "", root)
+        if rel.startswith("..") or not rel.endswith(".py"):
+            continue
+        dotted = rel[:-3].replace(os.sep, ".")
+        if dotted.endswith(".__init__"):
+            dotted = dotted[:-len(".__init__")]
+        # A TestCase's parent is module.Class; a doctest's is the module it documents, which
+        # runs only through the test module whose load_tests adds it.
+        if e["id"].startswith(dotted + ".") and str(e.get("parent", "")).startswith(dotted + "."):
+            mods.add(dotted)
     return sorted(mods)
 
 
@@ -339,10 +348,13 @@ def apply(root, bug):
 
 
 def failing_ids(events_out):
+    """The failing ids; "id [2]" (a test a unittest suite holds twice) counts as id."""
+    import re
+
     out = set()
     for e in check_events.read_events_bytes(events_out):
         if e.get("ev") == "result" and e.get("status") in ("failed", "error", "timeout"):
-            out.add(e["id"])
+            out.add(re.sub(r" \[\d+\]$", "", e["id"]))
     return out
 
 
