@@ -223,6 +223,7 @@ def pytest_files(events):
 
 
 def check(cfg, out, per_file=False, warm=False):
+    gl_stage.stage(paths(cfg, out)["gl"])  # the scripts as they are now
     verdict, kind = truth(cfg, out)
     problems = []
     stdout, stderr, code = greenlight(cfg, out)
@@ -374,6 +375,7 @@ def truth_failing(verdict, kind):
 def bugs(cfg, out, record=False):
     path, bug_list = load_bugs(cfg["name"])
     p = paths(cfg, out)
+    gl_stage.stage(p["gl"])
     problems = []
     baseline = failing_ids(greenlight(cfg, out)[0])
     for bug in bug_list:

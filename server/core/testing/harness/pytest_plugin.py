@@ -256,8 +256,8 @@ def _collection_problem(report, status, excinfo=None):
     path = nodeid.split("::", 1)[0]
     file = _abs(path) if path else _S.rootdir
     name = "%s (collection)" % (path or nodeid or ".")
-    res = {"ev": "result", "id": nodeid or path or ".", "name": name, "file": file, "line": 1,
-           "status": status, "outcome": status}
+    res = {"ev": "result", "id": nodeid or path or ".", "name": name, "parent": file, "file": file,
+           "line": 1, "status": status, "outcome": status}
     if status == "skipped":
         reason = _skip_reason(report)
         res["reason"] = reason
@@ -682,6 +682,9 @@ def _result(nodeid, location):
     rel, lineno, _ = location
     res = {"ev": "result", "id": nodeid, "name": _name_of(nodeid), "file": _abs(rel),
            "line": lineno + 1 if isinstance(lineno, int) and lineno >= 0 else 1}
+    item = _S.items.get(nodeid)
+    parent = getattr(getattr(item, "parent", None), "nodeid", None)
+    res["parent"] = parent or res["file"]
     setup, call, teardown = phases.get("setup"), phases.get("call"), phases.get("teardown")
     fields = {}
     if setup and setup.get("outcome") == "failed":
@@ -769,8 +772,8 @@ def pytest_sessionfinish(session, exitstatus):
             if nodeid in _S.done_ids:
                 continue
             entry = _entry(item)
-            _emit({"ev": "result", "id": nodeid, "name": entry["name"], "file": entry["file"],
-                   "line": entry["line"], "status": "skipped", "outcome": "notrun",
+            _emit({"ev": "result", "id": nodeid, "name": entry["name"], "parent": entry["parent"],
+                   "file": entry["file"], "line": entry["line"], "status": "skipped", "outcome": "notrun",
                    "reason": "not run: " + why, "message": "not run: " + why})
     try:
         code = int(exitstatus)

@@ -500,8 +500,8 @@ def _result_class(base):
 
         def _gl_finish(self, test, cur, output):
             entry = cur["entry"]
-            res = {"ev": "result", "id": entry["id"], "name": entry["name"], "file": entry["file"],
-                   "line": entry["line"]}
+            res = {"ev": "result", "id": entry["id"], "name": entry["name"], "parent": entry["parent"],
+                   "file": entry["file"], "line": entry["line"]}
             status = cur["status"] or "passed"
             fields = cur["fields"]
             if cur["subfails"] and status == "passed":
@@ -710,8 +710,8 @@ def _finish(result, tests):
         if why is None:
             why = "the time limit was reached" if _C.timed_out else "the run stopped early"
         entry = result._gl_tests.get(tid) or _describe(test, tid)
-        _emit({"ev": "result", "id": tid, "name": entry["name"], "file": entry["file"],
-               "line": entry["line"], "status": "skipped", "outcome": "notrun",
+        _emit({"ev": "result", "id": tid, "name": entry["name"], "parent": entry.get("parent", ""),
+               "file": entry["file"], "line": entry["line"], "status": "skipped", "outcome": "notrun",
                "reason": "not run: " + why, "message": "not run: " + why})
         result._gl_done.add(tid)
 
