@@ -434,12 +434,10 @@ class _Tracer:
             self.raised = True
         elif event == "return":
             self.active = None
-            try:
-                frame_locals = dict(frame.f_locals)
-            except Exception:
-                frame_locals = {}
+            # The frame itself: a frame that has returned keeps its locals, read only if the
+            # test fails (copying them on every return was most of the tracing's cost).
             self.calls.append((frame.f_code, frame.f_lineno, "raise" if self.raised else "return",
-                               arg, frame_locals))
+                               arg, frame))
         return self.local
 
 
@@ -506,7 +504,11 @@ def _traced_origin(calls, actual, shown=None):
                     break
     if chosen is None:
         chosen = calls[-1]
-    code, line, kind, value, frame_locals = chosen
+    code, line, kind, value, frame = chosen
+    try:
+        frame_locals = dict(frame.f_locals)
+    except Exception:
+        frame_locals = {}
     return _origin(code, line, kind, value, frame_locals)
 
 

@@ -336,12 +336,10 @@ class _Tracer:
             self.raised = True
         elif event == "return":
             self.active = None
-            try:
-                frame_locals = dict(frame.f_locals)
-            except Exception:
-                frame_locals = {}
+            # The frame itself: a frame that has returned keeps its locals, read only if the
+            # test fails (copying them on every return was most of the tracing's cost).
             self.calls.append((frame.f_code, frame.f_lineno, "raise" if self.raised else "return",
-                               arg, frame_locals))
+                               arg, frame))
         return self.local
 
 
@@ -389,7 +387,11 @@ def _traced_origin(calls, actual):
             if call[2] == "return" and _short_repr(call[3]) == actual:
                 chosen = call
                 break
-    code, line, kind, value, frame_locals = chosen or calls[-1]
+    code, line, kind, value, frame = chosen or calls[-1]
+    try:
+        frame_locals = dict(frame.f_locals)
+    except Exception:
+        frame_locals = {}
     return _origin(code, line, kind, value, frame_locals)
 
 
