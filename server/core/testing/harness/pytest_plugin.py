@@ -45,6 +45,8 @@ _LOCAL_REPR_CAP = 80
 
 
 def _emit(obj):
+    if _S.worker:
+        return
     import json
 
     data = ("\n\x1eGL " + json.dumps(obj, default=str) + "\n").encode("utf-8", "replace")
@@ -102,6 +104,7 @@ class _State:
         self.finished = False
         self.skip_dirs = ()
         self.own_files = ()
+        self.worker = False
 
 
 _S = _State()
@@ -160,9 +163,48 @@ def _dir_of(module_name):
     return os.path.dirname(os.path.abspath(f)) + os.sep if f else None
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_load_initial_conftests(early_config, parser, args):
+    """A conftest.py that does not import stops pytest before any test (exit 4): say where."""
+    outcome = yield
+    excinfo = getattr(outcome, "excinfo", None)
+    if excinfo is None or _in_worker(early_config):
+        return
+    exc = excinfo[1]
+    cause = getattr(exc, "cause", None) or exc.__cause__ or exc
+    path = str(getattr(exc, "path", "") or "")
+    try:
+        import traceback
+
+        message = _one_line("".join(traceback.format_exception_only(type(cause), cause)))
+        details = "".join(traceback.format_exception(type(cause), cause, cause.__traceback__))
+    except Exception:
+        message, details = str(exc), ""
+    _S.rootdir = os.getcwd()
+    frames = _frames(cause.__traceback__)
+    line = 1
+    if isinstance(cause, SyntaxError) and cause.lineno:
+        line = cause.lineno
+    else:
+        in_file = [f for f in frames if f["file"] == os.path.abspath(path)] if path else []
+        if in_file:
+            line = in_file[-1]["line"]
+    _emit({"ev": "error", "file": os.path.abspath(path) if path else "", "line": line,
+           "message": "conftest.py: " + message, "details": _cap(details, _DETAILS_CAP),
+           "frames": frames})
+
+
+def _in_worker(config):
+    """An xdist worker: the controller reports (the workers' reports reach it)."""
+    return hasattr(config, "workerinput")
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
     _T0[0] = time.monotonic()
+    if _in_worker(config):
+        _S.worker = True
+        return
     _S.config = config
     try:
         _S.rootdir = str(config.rootpath)
@@ -352,9 +394,26 @@ def pytest_warning_recorded(warning_message, when, nodeid, location):
         pass
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    """With pytest-xdist the controller has no items: the first worker's ids are the list."""
+    if _S.items or _S.worker:
+        return
+    _S.items = {nodeid: None for nodeid in ids}
+    tests = [entry for entry, _ in _S.problems]
+    for nodeid in ids:
+        file = _abs(nodeid.split("::", 1)[0])
+        tests.append({"id": nodeid, "name": _name_of(nodeid), "file": file, "line": 1, "parent": file})
+    _emit({"ev": "collected", "tests": tests})
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session):
+    if _S.worker:
+        return
     items = list(session.items)
+    if not items and _S.items:
+        return  # the xdist controller: listed from the workers' collection
     _S.items = {item.nodeid: item for item in items}
     tests = [entry for entry, _ in _S.problems]
     tests.extend(_entry(item) for item in items)
@@ -773,7 +832,11 @@ def pytest_sessionfinish(session, exitstatus):
         for nodeid, item in _S.items.items():
             if nodeid in _S.done_ids:
                 continue
-            entry = _entry(item)
+            if item is None:  # listed from xdist workers' ids
+                file = _abs(nodeid.split("::", 1)[0])
+                entry = {"name": _name_of(nodeid), "file": file, "line": 1, "parent": file}
+            else:
+                entry = _entry(item)
             _emit({"ev": "result", "id": nodeid, "name": entry["name"], "parent": entry["parent"],
                    "file": entry["file"], "line": entry["line"], "status": "skipped", "outcome": "notrun",
                    "reason": "not run: " + why, "message": "not run: " + why})
