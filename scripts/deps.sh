@@ -13,11 +13,12 @@ greenlight_packages() {
     # neovim: the Neovim plugin's end-to-end tests; chromium + libkrb5-dev: the real-VS-Code
     # lane (code-server's kerberos module builds against libkrb5; tests/editors/vscode-real)
     pkgs+=(nodejs npm clang libclang-rt-14-dev libssl-dev bubblewrap hyperfine passwd neovim chromium libkrb5-dev)
-    # Python projects (tests/projects/python): pytest and freezegun for the written ones (and
-    # the warm freezegun test), venv/pip/setuptools/wheel for the editable install, and two
-    # real projects whose packages ship their test suites (toolz: pytest, isodate: unittest).
+    # Python projects (tests/projects/python): pytest, freezegun (also the warm freezegun test)
+    # and pytest-mock (an installed plugin) for the written ones, venv/pip/setuptools/wheel for
+    # the editable install, and two real projects whose packages ship their test suites (toolz:
+    # pytest, isodate: unittest).
     pkgs+=(python3-pytest python3-freezegun python3-venv python3-pip python3-setuptools python3-wheel
-           python3-toolz python3-isodate)
+           python3-pytest-mock python3-toolz python3-isodate)
   fi
   printf '%s\n' "${pkgs[@]}"
 }

@@ -78,3 +78,16 @@ def test_yaml_front_matter():
 def test_json_context():
     json = pytest.importorskip("json")
     assert render("{{ a }}", json.loads('{"a": 1}')) == "1"
+
+
+def test_filters_called_once_each(mocker):
+    """pytest-mock's mocker fixture (python3-pytest-mock, an installed plugin)."""
+    upper = mocker.patch.dict(FILTERS, {"upper": mocker.Mock(return_value="X")})
+    assert render("{{ a|upper }}{{ b|upper }}", {"a": "1", "b": "2"}) == "XX"
+    assert upper["upper"].call_count == 2
+
+
+def test_logger_warning_spied(mocker):
+    spy = mocker.spy(logging.getLogger("textkit.template"), "warning")
+    render("{{ missing }}", strict=False)
+    spy.assert_called_once_with("left undefined: %s", "missing")
