@@ -15,6 +15,12 @@ greenlight_packages() {
     # libgtest-dev + doctest-dev: the real CMake projects of tests/projects/cxx (catch2 is above)
     pkgs+=(nodejs npm clang libclang-rt-14-dev libssl-dev bubblewrap hyperfine passwd neovim chromium libkrb5-dev
            libgtest-dev doctest-dev)
+    # Python projects (tests/projects/python): pytest, freezegun (also the warm freezegun test)
+    # and pytest-mock (an installed plugin) for the written ones, venv/pip/setuptools/wheel for
+    # the editable install, and two real projects whose packages ship their test suites (toolz:
+    # pytest, isodate: unittest).
+    pkgs+=(python3-pytest python3-freezegun python3-venv python3-pip python3-setuptools python3-wheel
+           python3-pytest-mock python3-toolz python3-isodate)
   fi
   printf '%s\n' "${pkgs[@]}"
 }

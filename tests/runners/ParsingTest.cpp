@@ -154,6 +154,24 @@ TEST_CASE("embedded harnesses are unwrapped to their language") {
   CHECK(rw.find("GLJS") == std::string_view::npos);
 }
 
+TEST_CASE("the project runners' Python scripts are embedded unwrapped") {
+  auto plugin = harness::pytestPlugin();  // staged as _greenlight_pytest.py
+  CHECK(plugin.rfind("\"\"\"greenlight's pytest plugin, implementation", 0) == 0);
+  CHECK(plugin.find("PYTEST_DONT_REWRITE") != std::string_view::npos);
+  CHECK(plugin.find("def pytest_runtest_logfinish(") != std::string_view::npos);
+  CHECK(plugin.find("GLPY") == std::string_view::npos);
+  auto entry = harness::pytestPluginEntry();  // staged as greenlight_pytest.py
+  CHECK(entry.find("from _greenlight_pytest import *") != std::string_view::npos);
+  CHECK(entry.find("GLPY") == std::string_view::npos);
+  auto ut = harness::unittestRunner();  // staged as greenlight_unittest.py
+  CHECK(ut.rfind("\"\"\"greenlight's unittest runner", 0) == 0);
+  CHECK(ut.find("class GreenlightRunner(unittest.TextTestRunner):") != std::string_view::npos);
+  CHECK(ut.find("GLPY") == std::string_view::npos);
+  auto warm = harness::pythonWarm();
+  CHECK(warm.find("class _Stash:") != std::string_view::npos);
+  CHECK(warm.find("GLPY") == std::string_view::npos);
+}
+
 TEST_CASE("the embedded acorn is the vendored file, byte for byte") {
   std::ifstream in(std::string(GL_SOURCE_DIR) + "/third_party/acorn/acorn.js", std::ios::binary);
   REQUIRE(in);

@@ -130,3 +130,68 @@ TEST_CASE("warm Python runs share nothing and report what cold runs report", "[w
 TEST_CASE("warm node runs share nothing and report what cold runs report", "[warm]") {
   checkNoLeaks(kNode);
 }
+
+// The warm start used to put back everything it preloaded (doctest, inspect, ... and what they
+// import) on the harness's first use of doctest, with setdefault: a run that had imported
+// `collections` itself got the preload's `collections.abc` back into sys.modules, never bound
+// to its own `collections`, and `import freezegun` (through sqlite3's `import collections.abc`)
+// failed with "module 'collections' has no attribute 'abc'" only when warm. Here: the module
+// under test imports collections and has a doctest (run before the test file is imported),
+// the test file imports freezegun and decorates a test with it.
+TEST_CASE("a warm Python run imports what a cold run imports (collections.abc through freezegun)", "[warm]") {
+  greenlight::test::TempWorkspace ws;
+  const std::string source = ws.write("tally.py",
+                                      "import collections\n\n\n"
+                                      "def tally(xs):\n"
+                                      "    \"\"\"\n"
+                                      "    >>> tally('aab')['a']\n"
+                                      "    2\n"
+                                      "    \"\"\"\n"
+                                      "    return collections.Counter(xs)\n");
+  ws.write("test_tally.py",
+           "import datetime\n\n"
+           "import freezegun\n\n"
+           "from tally import tally\n\n\n"
+           "def test_tally():\n"
+           "    assert tally('ab')['a'] == 1\n\n\n"
+           "@freezegun.freeze_time('2020-02-02')\n"
+           "def test_frozen():\n"
+           "    assert datetime.date.today() == datetime.date(2020, 2, 2)\n");
+  t::TestService::Options options;
+  options.workers = 1;
+  t::TestService service(options);
+  auto once = [&] {
+    t::RunRequest r;
+    r.path = source;
+    r.workspaceRoot = ws.root();
+    r.config.pythonInterpreter = "/usr/bin/python3";  // Debian's, with python3-freezegun (deps.sh)
+    service.clearCache();
+    return service.runNow(r);
+  };
+  sb::keepSpares(false);
+  const t::RunOutcome cold = once();
+  const std::string expected = outcomeText(cold);
+  INFO("cold:\n" << expected);
+  REQUIRE(cold.result.summary.failed == 0);
+  REQUIRE(cold.result.summary.passed >= 2);  // the doctest and test_tally at least
+
+  sb::keepSpares(true);
+  const sb::SpareStats before = sb::spareStats();
+  once();  // cold: asks for a warm spare of this shape
+  for (int i = 0; i < 2; ++i) {
+    auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
+    auto warmReady = [] {
+      for (const std::string& line : sb::describeSpares())
+        if (line.rfind("warm ", 0) == 0) return true;
+      return false;
+    };
+    while (!warmReady() && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const t::RunOutcome warm = once();
+    INFO("warm run " << i << ":\n" << outcomeText(warm));
+    CHECK(outcomeText(warm) == expected);
+  }
+  const sb::SpareStats after = sb::spareStats();
+  sb::keepSpares(false);
+  CHECK(after.warmUsed - before.warmUsed >= 2);
+}

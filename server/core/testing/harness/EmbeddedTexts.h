@@ -13,6 +13,15 @@ inline constexpr char kPython[] =
 inline constexpr char kPythonWarm[] =
 #include "python_warm.py"
     ;
+inline constexpr char kPytestPlugin[] =
+#include "pytest_plugin.py"
+    ;
+inline constexpr char kPytestPluginEntry[] =
+#include "pytest_plugin_entry.py"
+    ;
+inline constexpr char kUnittestRunner[] =
+#include "unittest_runner.py"
+    ;
 inline constexpr char kNodeWarm[] =
 #include "node_warm.js"
     ;

@@ -38,6 +38,9 @@ using embedded::kJsWarm;
 using embedded::kMochaReporter;
 using embedded::kTsHook;
 using embedded::kVitestReporter;
+using embedded::kPytestPlugin;
+using embedded::kPytestPluginEntry;
+using embedded::kUnittestRunner;
 
 }  // namespace
 
@@ -61,5 +64,8 @@ std::string_view tsHook() { return unwrap(kTsHook, "*/", "/*"); }
 std::string_view amaroTransformer() { return {kAmaro, sizeof kAmaro - 1}; }
 std::string_view cxxSupport() { return unwrap(kCxx, "*/", "/*"); }
 std::string_view cxxAssertHeader() { return unwrap(kCxxAssert, "*/", "/*"); }
+std::string_view pytestPlugin() { return unwrap(kPytestPlugin, "\"", "\""); }
+std::string_view pytestPluginEntry() { return unwrap(kPytestPluginEntry, "\"", "\""); }
+std::string_view unittestRunner() { return unwrap(kUnittestRunner, "\"", "\""); }
 
 }  // namespace greenlight::core::testing::harness

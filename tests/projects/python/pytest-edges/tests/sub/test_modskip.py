@@ -1,0 +1,2 @@
+import pytest
+pytest.importorskip("nonexistent_xyz")
