@@ -13,7 +13,10 @@
 //   === test: NAME              optional, repeatable: a file written beside the user's file for
 //                               the end-to-end run (ReplyCorpusE2ETest.cpp): the tests the code
 //                               taken from the reply must pass (test_m.py, m.test.js,
-//                               m_test.cpp), or anything else they need
+//                               m_test.cpp), or anything else they need (package.json).
+//                               Every test in them calls the target (or carries its name):
+//                               greenlight runs only the target's tests, and the end-to-end
+//                               run counts that all of them ran
 //
 // ReplyCorpusTest.cpp checks the extraction (code, imports, note, applied, absent);
 // ReplyCorpusE2ETest.cpp runs `greenlight generate FILE:LINE --apply` on every case with a test,

@@ -1,9 +1,10 @@
 // The reply corpus end to end (tests/refine/replies, format: ReplyCorpus.h): for every case with
 // `=== test:` files, a fresh workspace holding the user's file and those files, the scripted model
 // answering the case's reply verbatim, and the real `greenlight generate FILE:LINE --json --apply
-// --rounds 1`. Each must pass in that one round (the tests ran and passed), leave the file as the
-// case's `=== applied` says when it says, hold the candidate's `=== code` and keep the user's
-// comment and docstring byte for byte. ReplyCorpusTest.cpp checks the extraction alone; this
+// --rounds 1`. Each must pass in that one round with exactly the case's tests run and passed
+// (every test of its test files, and the doctest of the user's docstring when it has examples:
+// the user's examples are tests too), leave the file as the case's `=== applied` says when it
+// says, hold the candidate's `=== code` and keep the user's comment and docstring byte for byte. ReplyCorpusTest.cpp checks the extraction alone; this
 // checks that what greenlight takes from each shape also runs, through the real sandbox and the
 // real --apply.
 //
@@ -24,8 +25,9 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <mutex>
+#include <regex>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "GenerateFixture.h"
@@ -56,6 +58,7 @@ std::string describe(const GenerateRun& r) {
 struct Outcome {
   std::string id;
   std::vector<std::string> failures;  // empty: the case passed end to end
+  std::string detail;                 // what greenlight printed (or the LSP server said)
 };
 
 // The user's comment and docstring as greenlight sees them in the case's file.
@@ -78,6 +81,40 @@ Spec userSpec(const ReplyCase& c) {
   s.comment = lookup.target->commentText;
   s.docstring = rf::userDocstring(*lookup.target);
   return s;
+}
+
+// How many tests the run must have passed: every test in the case's test files (each exercises
+// the target, so greenlight's narrowing to the target's tests keeps them all), one per plain
+// assert+main C++ file, plus the doctest of the user's docstring when it has examples. A test
+// greenlight leaves out fails the count.
+int expectedTests(const ReplyCase& c, const Spec& spec) {
+  static const std::regex pyTest(R"(^def test_\w*\()"), jsTest(R"(^\s*(test|it)\s*\()"), cxxMain(R"(\bint\s+main\s*\()");
+  int n = spec.docstring.find(">>>") != std::string::npos ? 1 : 0;
+  for (const auto& [name, text] : c.tests) {
+    const std::string ext = std::filesystem::path(name).extension().string();
+    if (ext == ".cpp") {
+      n += std::regex_search(text, cxxMain) ? 1 : 0;
+      continue;
+    }
+    if (ext != ".py" && ext != ".js" && ext != ".mjs" && ext != ".cjs") continue;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) n += std::regex_search(l, ext == ".py" ? pyTest : jsTest) ? 1 : 0;
+  }
+  return n;
+}
+
+// The run's result passed exactly the case's tests.
+void checkCounts(const ReplyCase& c, const Spec& spec, const json& result, std::vector<std::string>& failures) {
+  const json& summary = result.contains("summary") ? result["summary"] : json();
+  const int expected = expectedTests(c, spec);
+  const int passed = summary.is_object() && summary["passed"].is_number() ? summary["passed"].get<int>() : -1;
+  const int failed = summary.is_object() && summary["failed"].is_number() ? summary["failed"].get<int>() : -1;
+  if (passed != expected || failed != 0)
+    failures.push_back(std::to_string(passed) + " tests passed and " + std::to_string(failed) + " failed; the case holds " +
+                       std::to_string(expected) +
+                       (spec.docstring.find(">>>") != std::string::npos
+                            ? ": " + std::to_string(expected - 1) + " in its test files and the doctest of the user's docstring"
+                            : " in its test files"));
 }
 
 // What must hold of the file after the run, whichever way it ran.
@@ -107,30 +144,29 @@ void writeWorkspace(const ReplyCase& c, const Workspace& ws) {
 }
 
 Outcome runGenerate(const ReplyCase& c) {
-  Outcome o{c.id(), {}};
+  Outcome o{c.id(), {}, {}};
   Spec spec = userSpec(c);
   if (!spec.error.empty()) {
     o.failures.push_back(spec.error);
     return o;
   }
-  Workspace ws;
-  writeWorkspace(c, ws);
   try {
+    Workspace ws;
+    writeWorkspace(c, ws);
     ScriptedModel model(always(c.reply));
     auto r = generate(ws, &model, {c.fileName + ":" + std::to_string(c.line), "--json", "--apply", "--rounds", "1"});
     const json& j = r.json;
-    auto fail = [&](const std::string& what) { o.failures.push_back(what + "\n" + describe(r)); };
+    o.detail = describe(r);
+    auto fail = [&](const std::string& what) { o.failures.push_back(what); };
     if (r.exitCode != 0) fail("greenlight generate did not pass");
     if (!j.is_object()) {
       fail("no JSON result");
       return o;
     }
-    if (j["status"] != "passed") fail("status is not passed");
-    if (j["applied"] != true) fail("not applied");
+    if (j.value("status", "") != "passed") fail("status is not passed");
+    if (j.value("applied", false) != true) fail("not applied");
     if (candidateStatuses(j) != std::vector<std::vector<std::string>>{{"passed"}}) fail("not one round with one passing candidate");
-    // The case's tests ran (a plan that found none would be "unverified", not "passed").
-    if (!(j["summary"]["passed"].is_number() && j["summary"]["passed"].get<int>() >= 1) || j["summary"]["failed"] != 0)
-      fail("the summary is not all passed");
+    checkCounts(c, spec, j, o.failures);
     if (model.requests().size() != 1) fail("the model was asked " + std::to_string(model.requests().size()) + " times");
     checkFile(c, spec, ws, o.failures);
   } catch (const std::exception& e) {
@@ -263,16 +299,16 @@ std::string applyEdit(std::string text, const json& edit, const std::string& uri
 }
 
 Outcome runFix(const ReplyCase& c) {
-  Outcome o{c.id(), {}};
+  Outcome o{c.id(), {}, {}};
   Spec spec = userSpec(c);
   if (!spec.error.empty()) {
     o.failures.push_back(spec.error);
     return o;
   }
-  Workspace ws;
-  writeWorkspace(c, ws);
   std::string transcript;  // what the server said, for the failure message
   try {
+    Workspace ws;
+    writeWorkspace(c, ws);
     ScriptedModel model(always(c.reply));
     std::vector<std::string> env = {"PATH=" + std::string(std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin"),
                                     "HOME=" + std::string(std::getenv("HOME") ? std::getenv("HOME") : "/tmp"),
@@ -322,6 +358,7 @@ Outcome runFix(const ReplyCase& c) {
     if (!result.is_null()) {
       if (result.value("status", "") != "passed") o.failures.push_back("greenlight.fix did not pass: " + result.dump());
       if (result.value("applied", false) != true || !edited) o.failures.push_back("greenlight.fix applied no edit");
+      checkCounts(c, spec, result, o.failures);
     }
     // The client saves what the edit made of the document: then the file's checks hold as for --apply.
     ws.write(c.fileName, text);
@@ -330,7 +367,7 @@ Outcome runFix(const ReplyCase& c) {
   } catch (const std::exception& e) {
     o.failures.push_back(std::string("exception: ") + e.what());
   }
-  if (!o.failures.empty()) o.failures.back() += "\n--- the server said\n" + transcript;
+  o.detail = "the server said:\n" + transcript;
   return o;
 }
 
@@ -367,9 +404,13 @@ void runLanguage(const std::string& language, std::size_t atLeast) {
   for (auto& t : workers) t.join();
   std::size_t passed = 0;
   for (const auto& o : outcomes) {
-    INFO("case " << o.id);
-    for (const auto& f : o.failures) FAIL_CHECK(f);
-    if (o.failures.empty()) ++passed;
+    if (o.failures.empty()) {
+      ++passed;
+      continue;
+    }
+    std::string why;
+    for (const auto& f : o.failures) why += "- " + f + "\n";
+    FAIL_CHECK("case " << o.id << " failed end to end:\n" << why << o.detail);
   }
   CHECK(passed == cases.size());
 }
