@@ -147,7 +147,8 @@ RunOutcome TestService::runNow(RunRequest request) {
 namespace {
 
 // What discovery needs of a run request; `request` must outlive the result (config by pointer).
-DiscoveryRequest discoveryFor(const RunRequest& request, const std::string& path) {
+DiscoveryRequest discoveryFor(const RunRequest& request, const std::string& path,
+                              const std::map<std::string, std::string>& toolEnvironment) {
   DiscoveryRequest dr;
   dr.path = path;
   dr.line = request.line;
@@ -156,6 +157,7 @@ DiscoveryRequest discoveryFor(const RunRequest& request, const std::string& path
   dr.overlay = request.overlay;
   dr.functionName = request.functionName;
   dr.extraTestFiles = request.extraTestFiles;
+  dr.toolEnvironment = toolEnvironment;
   return dr;
 }
 
@@ -164,7 +166,7 @@ DiscoveryRequest discoveryFor(const RunRequest& request, const std::string& path
 void TestService::prepare(RunRequest request) {
   if (options_.executor) return;
   std::string error;
-  auto plan = discoverTests(discoveryFor(request, normalisedPath(request.path)), &error);
+  auto plan = discoverTests(discoveryFor(request, normalisedPath(request.path), options_.toolEnvironment), &error);
   if (!plan || plan->empty()) return;
   RunOptions ro;
   ro.config = request.config;
@@ -187,7 +189,7 @@ RunOutcome TestService::execute(Job& job) {
     return outcome;
   }
   std::string error;
-  auto plan = discoverTests(discoveryFor(req, job.key), &error);
+  auto plan = discoverTests(discoveryFor(req, job.key, options_.toolEnvironment), &error);
   if (!plan) {
     outcome.result.error = error;
     return outcome;

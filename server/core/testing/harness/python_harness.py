@@ -800,7 +800,8 @@ def _doctests(runner, mod, path, which):
             return dr.outcome or {"status": "passed", "message": ""}
         name = "doctest:" + short
         line = (test.lineno or 0) + 1
-        if runner.selected and not runner.wanted(name):
+        # Narrowed to a function, its own doctest runs whatever the selected tests are called.
+        if which == "all" and runner.selected and not runner.wanted(name):
             if short.split(".")[-1] not in runner.selected:
                 continue
         saved = runner.selected
