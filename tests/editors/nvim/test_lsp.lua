@@ -78,9 +78,7 @@ H.run(60, function()
   want(type(caps.codeActionProvider) == 'table', 'codeActionProvider is not an object: ' .. vim.inspect(caps.codeActionProvider))
   want(cap.resolveProvider == true, 'codeActionProvider.resolveProvider is not true')
   local kinds = cap.codeActionKinds or {}
-  -- generate/fix (refactor.rewrite.greenlight, quickfix) arrive with the generation pipeline;
-  -- until then the server must not advertise what it cannot do.
-  for _, kind in ipairs({ 'source.greenlight.runTests' }) do
+  for _, kind in ipairs({ 'source.greenlight.runTests', 'refactor.rewrite.greenlight', 'quickfix' }) do
     want(vim.tbl_contains(kinds, kind), 'codeActionKinds lacks ' .. kind .. ' (has ' .. vim.inspect(kinds) .. ')')
   end
   local commands = (caps.executeCommandProvider or {}).commands or {}
