@@ -171,12 +171,26 @@ void TestService::prepare(RunRequest request) {
   RunOptions ro;
   ro.config = request.config;
   ro.overlay = request.overlay;
-  ro.timeoutSeconds = request.timeoutSeconds;
+  ro.timeoutSeconds = fittedTimeLimit(request, *plan);
   ro.doctests = request.doctests;
   ro.toolEnvironment = options_.toolEnvironment;
   ro.warm = request.config.sandbox.warmInterpreters;
   ro.prepareOnly = true;
   runPlan(*plan, ro);
+}
+
+double TestService::fittedTimeLimit(const RunRequest& request, const TestPlan& plan) const {
+  if (request.timeoutSeconds > 0) return request.timeoutSeconds;
+  const auto& sandbox = request.config.sandbox;
+  // A function's tests, or a fixed limit: the configured seconds.
+  if (!sandbox.timeLimitAuto || plan.function) return sandbox.timeLimitSeconds;
+  // A whole file: room for the suite as it ran last time.
+  double last = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = lastWholeRunSeconds_.find(plan.sourceFile + "\n" + plan.runner); it != lastWholeRunSeconds_.end()) last = it->second;
+  }
+  return std::max(30.0, 3 * last);
 }
 
 RunOutcome TestService::execute(Job& job) {
@@ -205,7 +219,7 @@ RunOutcome TestService::execute(Job& job) {
   RunOptions ro;
   ro.config = req.config;
   ro.overlay = req.overlay;
-  ro.timeoutSeconds = req.timeoutSeconds;
+  ro.timeoutSeconds = fittedTimeLimit(req, *plan);
   ro.cancelFd = token.fd();
   ro.doctests = req.doctests;
   ro.executor = options_.executor;
@@ -228,6 +242,10 @@ RunOutcome TestService::execute(Job& job) {
   }
   outcome.result = runPlan(*plan, ro);
   if (token.isCancelled()) outcome.result.cancelled = true;
+  if (!plan->function && outcome.result.verdict && !outcome.result.cancelled) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    lastWholeRunSeconds_[plan->sourceFile + "\n" + plan->runner] = outcome.result.verdict->wallMs / 1000.0;
+  }
   if (!outcome.result.cancelled && outcome.result.error.empty()) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (cache_.emplace(key, outcome.result).second) cacheOrder_.push_back(key);

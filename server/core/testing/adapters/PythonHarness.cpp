@@ -82,7 +82,24 @@ class PythonHarnessAdapter final : public RunnerAdapter {
       result.error = error;
       return result;
     }
-    return runPythonHarness(plan, options, staging, std::move(result));
+    result = runPythonHarness(plan, options, staging, std::move(result));
+    // The harness names tests as pytest would address them: give them the same ids (file
+    // relative to the workspace, then the class and function), so the editors and comparisons
+    // see one scheme whichever runner ran them.
+    for (auto& t : result.tests) {
+      if (!t.id.empty() || t.file.empty()) continue;
+      std::string rel = fs::path(t.file).lexically_relative(plan.workspaceRoot).string();
+      if (rel.empty() || rel.rfind("..", 0) == 0) rel = t.file;
+      std::string qualified;
+      for (char c : t.name) {
+        if (c == '.' && t.name.rfind("doctest:", 0) != 0) qualified += "::";
+        else qualified += c;
+      }
+      t.id = rel + "::" + qualified;
+      const auto cls = qualified.rfind("::");
+      t.parent = cls == std::string::npos ? rel : rel + "::" + qualified.substr(0, cls);
+    }
+    return result;
   }
   bool preparable() const override { return true; }
 };

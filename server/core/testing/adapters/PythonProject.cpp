@@ -205,7 +205,8 @@ bool usesUnittest(const std::string& text) {
 }
 
 bool definesTestFunctions(const std::string& text) {
-  static const std::regex r(R"((^|\n)(async\s+)?def\s+test\w*\s*\()");
+  // (not `def test_suite():`, unittest's old way of returning the module's suite)
+  static const std::regex r(R"((^|\n)(async\s+)?def\s+test(?!_suite\s*\(\s*\))\w*\s*\()");
   return std::regex_search(text, r);
 }
 

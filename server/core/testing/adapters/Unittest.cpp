@@ -55,6 +55,22 @@ class UnittestAdapter final : public RunnerAdapter {
       unittestTests = unittestTests || usesUnittest(*t);
       otherTests = otherTests || importsPytest(*t) || definesTestFunctions(*t);
     }
+    if (!unittestTests && !otherTests) {
+      // The files say nothing either way (a test module that only fails to import): the test
+      // files beside them decide.
+      std::error_code ec;
+      const fs::path dir = fs::path(files.empty() ? ctx.source : files.front()).parent_path();
+      int looked = 0;
+      for (fs::directory_iterator it(dir, ec), end; !ec && it != end && looked < 20; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (!it->is_regular_file(ec) || it->path().extension() != ".py" || !matchesPythonFiles(name, globs)) continue;
+        ++looked;
+        if (auto t = readSource(it->path().string(), ctx.request.overlay)) {
+          unittestTests = unittestTests || usesUnittest(*t);
+          otherTests = otherTests || importsPytest(*t) || definesTestFunctions(*t);
+        }
+      }
+    }
     if (!unittestTests || otherTests) return std::nullopt;
 
     plan.framework = "unittest";
@@ -75,7 +91,16 @@ class UnittestAdapter final : public RunnerAdapter {
       plan.staticTests.insert(plan.staticTests.end(), tests.begin(), tests.end());
     }
     narrowToFunction(plan, ctx);
-    for (const auto& f : files) plan.runnerArgs.push_back(dottedName(f, root));
+    // One test module: as `python -m unittest` discovery loads it (its ids, an import failure's
+    // included, are the ones the project's own run shows); several: by name.
+    if (files.size() == 1) {
+      const fs::path rel = fs::path(files.front()).lexically_relative(root);
+      plan.runnerArgs = {"discover", "-s", rel.parent_path().empty() ? "." : rel.parent_path().string(), "-t", ".", "-p",
+                         rel.filename().string()};
+    } else {
+      for (const auto& f : files) plan.runnerArgs.push_back(dottedName(f, root));
+    }
+    const std::size_t base = plan.runnerArgs.size();
     if (plan.function) {
       // Narrowed by unittest's own -k (a substring of the test id): the tests that name or call
       // the function, and its doctests (ids end in ".<function>").
@@ -83,7 +108,7 @@ class UnittestAdapter final : public RunnerAdapter {
       if (sourceDoctests) plan.runnerArgs.insert(plan.runnerArgs.end(), {"-k", "." + plan.function->name});
       if (plan.selected.empty() && !sourceDoctests) {
         plan.selectionNote = "no test names or calls " + plan.function->name + ": ran the module's tests";
-        plan.runnerArgs.resize(files.size());
+        plan.runnerArgs.resize(base);
       } else {
         plan.selectionNote = "the tests that name or call " + plan.function->name;
       }
