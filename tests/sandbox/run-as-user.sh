@@ -67,7 +67,7 @@ root=0
 
 if [ "$root" -eq 1 ]; then
   for tool in useradd userdel setpriv; do
-    command -v "$tool" >/dev/null 2>&1 || skip "running as root, but $tool is not installed: cannot run as a throw-away unprivileged user"
+    command -v "$tool" >/dev/null 2>&1 || skip "running as root, but $tool is not found (PATH=$PATH): cannot run as a throw-away unprivileged user"
   done
   name="glsbx$$"
   tries=0
