@@ -14,7 +14,8 @@
 # As root: a throw-away system user is created for the run and removed afterwards; the stage is
 # root:<that user's group>, mode 0750, in /tmp (or /var/tmp): only root and that user can enter
 # it, and the user can read but not change what it holds. The command runs as that user with a
-# clean environment (HOME=/nonexistent, a plain PATH).
+# clean environment (HOME=/nonexistent, a plain PATH, the sanitizer options and the test time
+# scale when set).
 # As anyone else: the command runs as the caller, from a stage only the caller can enter.
 #
 # Exits 77 (ctest's SKIP_RETURN_CODE), after printing "SKIP: <why>", only when the environment
@@ -124,11 +125,18 @@ while [ "$n" -gt 0 ]; do
   n=$((n - 1))
 done
 
+# The clean environment keeps what tunes a test run and holds nothing private: the sanitizers'
+# options (the ASan lane's) and the test time scale.
+for var in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS GREENLIGHT_TEST_TIME_SCALE; do
+  eval "isset=\${$var+x} value=\${$var-}"
+  if [ -n "$isset" ]; then set -- "$var=$value" "$@"; fi
+done
+
 cd "$stage" || die "cannot enter $stage"
 if [ "$root" -eq 1 ]; then
   as_user env HOME=/nonexistent PATH=/usr/local/bin:/usr/bin:/bin GL_TEST_STAGE="$stage" "$@"
 else
-  GL_TEST_STAGE="$stage" "$@"
+  env GL_TEST_STAGE="$stage" "$@"
 fi
 status=$?
 if [ "$status" -eq 77 ]; then
