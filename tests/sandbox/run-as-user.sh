@@ -72,10 +72,12 @@ if [ "$root" -eq 1 ]; then
   done
   name="glsbx$$"
   tries=0
-  # useradd waits a while for the passwd lock; another lane's useradd may still hold it.
+  # useradd waits a while for the passwd lock; another lane's useradd may still hold it. A run
+  # killed before its cleanup (a ctest timeout) may have left a user of this name: take another.
   until err=$(useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$name" 2>&1); do
     tries=$((tries + 1))
     [ "$tries" -lt 3 ] || skip "useradd $name failed, cannot create the unprivileged user: $err"
+    name="glsbx$$-$tries"
     sleep 1
   done
   user=$name
