@@ -180,6 +180,21 @@ TEST_CASE("python: non-ASCII operands, odd objects and captured output survive t
   CHECK(nan->message.find("nan") != std::string::npos);
 }
 
+TEST_CASE("python: decorated tests run (a wrapper from another module), their own line reported") {
+  TempWorkspace ws;
+  ws.write("deco.py", "import functools\n\ndef frozen(f):\n    @functools.wraps(f)\n    def wrapper(*a, **k):\n"
+                      "        return f(*a, **k)\n    return wrapper\n");
+  auto src = ws.write("m.py", "def twice(x):\n    return 2 * x\n");
+  ws.write("test_m.py", "from deco import frozen\nfrom m import twice\n\n@frozen\ndef test_twice():\n    assert twice(2) == 5\n");
+  auto o = runIn(src, std::nullopt, 20);
+  INFO(describe(o.result));
+  auto* t = find(o.result, "test_twice");
+  REQUIRE(t);
+  CHECK(t->status == TestStatus::Failed);
+  CHECK(t->line == 4);  // where the definition starts: its decorator, as pytest and inspect say
+  CHECK(t->message == "AssertionError: twice(2) returned 4, expected 5");
+}
+
 TEST_CASE("python: narrowing by line runs only the function's tests") {
   TempWorkspace ws;
   auto src = ws.write("m.py", "def a():\n    return 1\n\n\ndef b():\n    return 2\n");

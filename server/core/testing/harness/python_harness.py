@@ -655,8 +655,12 @@ def _collect(runner, mod, path, own_tests):
     """Runs test_* functions, unittest.TestCase classes and Test* classes defined in `mod`."""
     items = list(vars(mod).items())
     for name, obj in items:
+        # A decorated test (@freeze_time, functools.wraps) is this file's by the function it wraps.
+        inner = obj
+        while isinstance(obj, types.FunctionType) and hasattr(inner, "__wrapped__"):
+            inner = inner.__wrapped__
         if isinstance(obj, types.FunctionType) and name.startswith("test") and \
-                getattr(obj.__code__, "co_filename", "") == path:
+                getattr(getattr(inner, "__code__", None), "co_filename", "") == path:
             if own_tests is False:
                 continue
             params = _required_params(obj)
@@ -664,13 +668,13 @@ def _collect(runner, mod, path, own_tests):
                 def skip(names=params):
                     raise _SkipTest("needs fixtures (%s); greenlight runs plain test functions"
                                     % ", ".join(names))
-                runner.run(name, path, _line_of(obj), skip)
+                runner.run(name, path, _line_of(inner), skip)
                 continue
             if _is_coroutine_function(obj):
                 import asyncio
-                runner.run(name, path, _line_of(obj), lambda f=obj: asyncio.run(f()))
+                runner.run(name, path, _line_of(inner), lambda f=obj: asyncio.run(f()))
             else:
-                runner.run(name, path, _line_of(obj), obj)
+                runner.run(name, path, _line_of(inner), obj)
         elif isinstance(obj, type) and getattr(obj, "__module__", None) == mod.__name__:
             ut = sys.modules.get("unittest")  # no unittest imported: no TestCase to find
             if ut is not None and issubclass(obj, ut.TestCase):
