@@ -130,8 +130,10 @@ class PytestAdapter final : public RunnerAdapter {
   }
 
   RunResult run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const override {
+    // A warm interpreter's spare has its binds before the run comes: the overlay copies stay put.
+    const bool warm = options.warm && !options.executor;
     std::string error = sandboxUserCannotRead(plan.rootDir);
-    if (!error.empty() || !staging.prepareInPlace(plan, options.overlay, &error)) {
+    if (!error.empty() || !staging.prepareInPlace(plan, options.overlay, &error, warm)) {
       result.error = error;
       return result;
     }
@@ -165,6 +167,14 @@ class PytestAdapter final : public RunnerAdapter {
     p.env.insert(p.env.end(), {"PYTHONPATH=" + std::string(kSandboxGl), "GREENLIGHT_CONFIG=" + config,
                                "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8",
                                "PY_COLORS=0", "COVERAGE_FILE=/tmp/.coverage"});
+    if (warm) {
+      // pytest, its plugins and greenlight's started ahead (python_warm.py's pytest mode); never
+      // the project's files, whose text differs from run to run.
+      p.warm = warmStart({python, "-B", std::string(kSandboxGl) + "/python_warm.py", "pytest"},
+                         {{".gl/python_warm.py", harness::pythonWarm()},
+                          {".gl/_greenlight_pytest.py", harness::pytestPlugin()},
+                          {".gl/greenlight_pytest.py", harness::pytestPluginEntry()}});
+    }
     PathMap identity;
     auto [step, outcome] = runHarness(p, options, identity, result);
     if (options.prepareOnly) return result;
@@ -180,6 +190,7 @@ class PytestAdapter final : public RunnerAdapter {
   }
 
   std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
+  bool preparable() const override { return true; }
 };
 
 }  // namespace
