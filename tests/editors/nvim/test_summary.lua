@@ -92,4 +92,9 @@ H.run(150, function()
   vim.cmd('write')
   wait_line('^  ✘ test_mul  ', 'test_mul failing (a stub) after the run on save')
   wait_line('^  ✔ test_add  ', 'test_add still passing')
+  wait_line('^  ✘ test_is_prime  ', 'test_is_prime failing')
+
+  -- GREENLIGHT_NVIM_SUMMARY_OUT: the window as it looks now (the Neovim README shows it).
+  local out = os.getenv('GREENLIGHT_NVIM_SUMMARY_OUT')
+  if out and out ~= '' then vim.fn.writefile(vim.api.nvim_buf_get_lines(tests.view.buf, 0, -1, false), out) end
 end)
