@@ -189,6 +189,7 @@ export class TestingFeature implements vscode.Disposable {
   private async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
     const run = this.controller.createTestRun(request);
     const client = this.client;
+    let notRun: vscode.TestItem[] = [];
     try {
       if (!client) {
         run.appendOutput(`${kProduct}: the server is not running.\r\n`);
@@ -205,6 +206,14 @@ export class TestingFeature implements vscode.Disposable {
         item.children.forEach(enqueue);
       };
       chosen.forEach(enqueue);
+      const enqueued: vscode.TestItem[] = [];
+      const collect = (item: vscode.TestItem) => {
+        const kind = this.kinds.get(item.id);
+        if (kind === 'test' || kind === 'case') enqueued.push(item);
+        item.children.forEach(collect);
+      };
+      chosen.forEach(collect);
+      notRun = enqueued;
       const specs = runRequests(
         chosen.flatMap((i) => {
           const fileUri = this.fileUriOf(i);
@@ -228,7 +237,18 @@ export class TestingFeature implements vscode.Disposable {
         }),
       );
     } finally {
+      // Asked for but not reported (the file did not import, the run was cancelled): not run,
+      // rather than showing an older run's state.
+      this.skipUnreported(run, notRun);
       run.end();
+    }
+  }
+
+  private skipUnreported(run: vscode.TestRun, items: readonly vscode.TestItem[]): void {
+    const applied = this.applied.get(run);
+    for (const item of items) {
+      const key = applied?.get(item.id);
+      if (key === undefined || key.startsWith('queued\u0000') || key.startsWith('started\u0000')) run.skipped(item);
     }
   }
 
@@ -256,7 +276,11 @@ export class TestingFeature implements vscode.Disposable {
     if (params.run.error) run.appendOutput(`${kProduct}: ${params.run.error}\r\n`);
     if (params.run.state === 'finished' || params.run.state === 'cancelled') {
       this.router.end(params.run.id);
-      if (!routed.ours) run.end();
+      if (!routed.ours) {
+        const queued = [...applied.entries()].filter(([, key]) => key.startsWith('queued\u0000')).map(([id]) => this.items.get(id));
+        this.skipUnreported(run, queued.filter((i): i is vscode.TestItem => i !== undefined));
+        run.end();
+      }
     }
   }
 

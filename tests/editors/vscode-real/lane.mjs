@@ -19,7 +19,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CodeServer } from './codeServer.mjs';
-import { kScenarios } from './scenarios.mjs';
+import { kScenarios, prepareWorkspace } from './scenarios.mjs';
 import { Workbench } from './workbench.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -183,6 +183,7 @@ async function main() {
   cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
   const workspace = path.join(tmp, 'examples');
   fs.cpSync(opts.examples, workspace, { recursive: true });
+  prepareWorkspace(workspace);
   const shots = path.join(opts.out, 'screenshots');
   fs.rmSync(shots, { recursive: true, force: true });
   fs.mkdirSync(shots, { recursive: true });

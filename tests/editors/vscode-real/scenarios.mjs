@@ -226,6 +226,8 @@ export async function testingView({ wb, shots }) {
   const failed = await wb.waitForTestRow(/^test_slugify/, 'test_slugify failed', 'failed');
   const passed = await wb.waitForTestRow(/^test_initials/, 'test_initials passed', 'passed');
   const rows = await wb.testRows();
+  await wb.waitFor('the runs\' progress notifications to close', () =>
+    ![...document.querySelectorAll('.notification-toast')].some((t) => /Running tests/.test(t.innerText)));
   fs.copyFileSync(await wb.shot('7-testing-view'), path.join(shots, 'testing-view.png'));
   return `file row: "${file.label}"; after the run: ${rows.map((r) => `${r.label} [${r.state}]`).join(', ')}; failed: ${failed.label}; passed: ${passed.label}`;
 }
@@ -239,6 +241,8 @@ export async function testingPeek({ wb, shots }) {
   await wb.goToLine(5);
   await wb.command('Test: Peek Output');
   const peek = await wb.waitForPeek('the test peek with its diff', ({ text, diff }) => /hello-world/.test(diff) && /hello_world/.test(diff) && /expected/i.test(text + diff));
+  await wb.waitFor('the run\'s progress notification to close', () =>
+    ![...document.querySelectorAll('.notification-toast')].some((t) => /Running tests/.test(t.innerText)));
   fs.copyFileSync(await wb.shot('8-testing-peek'), path.join(shots, 'testing-peek.png'));
   await wb.keyboard.press('Escape');
   return `peek: "${peek.text.slice(0, 120)}"; diff: ${JSON.stringify(peek.diff.slice(0, 120))}`;
@@ -283,10 +287,8 @@ export async function testingFix({ wb }) {
 
 // 11. The "✨ Generate" lens over a stub, clicked: the stub is implemented, and the lens goes with
 // it (lenses follow the text once the edit lands; issue 28 saw it stay). The stub and its test are
-// written into the lane's copy of examples/ (python/cube.py, python/test_cube.py).
+// written into the lane's copy of examples/ before VS Code starts (prepareWorkspace).
 export async function generateLens({ wb, workspace }) {
-  fs.writeFileSync(path.join(workspace, 'python/cube.py'), '"""A stub for the lens scenario."""\n\n\n# Return x cubed.\ndef cube(x):\n    pass\n');
-  fs.writeFileSync(path.join(workspace, 'python/test_cube.py'), 'from cube import cube\n\n\ndef test_cube():\n    assert cube(3) == 27\n');
   await wb.openFile('cube.py');
   await wb.waitFor('the "✨ Generate" lens over the stub', () =>
     [...document.querySelectorAll('.editor-group-container.active .codelens-decoration a')].some((a) => /Generate/.test(a.textContent)));
@@ -342,6 +344,13 @@ async function waitForFile(file, predicate, timeoutMs) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${file}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+// Files the scenarios need beside examples/, written into the lane's copy before VS Code starts
+// (a file created later may not reach Quick Open in time).
+export function prepareWorkspace(workspace) {
+  fs.writeFileSync(path.join(workspace, 'python/cube.py'), '"""A stub for the lens scenario."""\n\n\n# Return x cubed.\ndef cube(x):\n    pass\n');
+  fs.writeFileSync(path.join(workspace, 'python/test_cube.py'), 'from cube import cube\n\n\ndef test_cube():\n    assert cube(3) == 27\n');
 }
 
 // In the order they run. Scenario 3 goes first: its round-2 screenshot is the README's image,
