@@ -159,7 +159,7 @@ TEST_CASE("TestIds: the JavaScript tree follows describe nesting") {
   CHECK(nodes.count(testId("/ws", "/ws/sum.test.js", "sum > nested > handles { braces }")));
 }
 
-TEST_CASE("TestIds: GoogleTest suites group their tests; selection names what runners select") {
+TEST_CASE("TestIds: GoogleTest suites group their tests, and selection names what runners select") {
   TestPlan plan;
   plan.language = Language::Cxx;
   plan.workspaceRoot = "/ws";
