@@ -6,7 +6,9 @@
 # in it: so the run ends with, per lane, each failed test's name, why it failed and the last
 # GREENLIGHT_FAIL_TAIL (default 40) lines of its output, read back from ctest's own log
 # (Testing/Temporary/LastTest.log: nothing is rerun), then a summary with each lane's time and,
-# under each failed test, the first lines where it reported its failure.
+# under each failed test, the first lines where it reported its failure. The summary also names
+# every test that did not run (skipped through SKIP_RETURN_CODE 77, or disabled) with the reason
+# it printed, and every lane that did not run with why.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +30,7 @@ fail_marks='^not ok|^FAIL |FAILED|[Ee]rror:|ERROR:|runtime error|Sanitizer|timed
 status=0
 summaries=()
 reports=()  # files holding the failure details of a lane, printed at the end
+skips=0    # tests that did not run, over all lanes
 run_start=$SECONDS
 
 duration() {  # seconds -> "12m34s"
@@ -84,6 +87,28 @@ collect_failures() {  # lane builddir ctest.log
   fi
 }
 
+# The tests ctest did not run (the lines "  <n> - <name> (<why>)" after "The following tests did
+# not run:": "Skipped" through SKIP_RETURN_CODE, or "Disabled"), into skip_lines, each with the
+# reason the test printed: its last "SKIP: ..." line (the convention here), else its last line
+# that mentions skipping, else its last line.
+skip_lines=()
+collect_skips() {  # builddir ctest.log
+  local lasttest="$1/Testing/Temporary/LastTest.log" line name why output reason
+  skip_lines=()
+  while IFS= read -r line; do
+    [[ "$line" =~ ^[[:space:]]*[0-9]+[[:space:]]-[[:space:]](.*)[[:space:]]\((.*)\)$ ]] || continue
+    name=${BASH_REMATCH[1]} why=${BASH_REMATCH[2]}
+    output=""
+    [ -f "$lasttest" ] && output=$(test_output "$lasttest" "$name")
+    reason=$(grep -E '^SKIP(PED)?:' <<<"$output" | tail -n 1 | sed -E 's/^SKIP(PED)?:[[:space:]]*//')
+    [ -n "$reason" ] || reason=$(grep -i 'skip' <<<"$output" | tail -n 1)
+    [ -n "$reason" ] || reason=$(grep -v '^[[:space:]]*$' <<<"$output" | tail -n 1)
+    [ -n "$reason" ] || reason="it printed no reason"
+    skip_lines+=("    skipped: $name ($why): $(cut -c 1-240 <<<"$reason")")
+  done < <(sed -n '/^The following tests did not run:/,/^$/p' "$2")
+  skips=$((skips + ${#skip_lines[@]}))
+}
+
 run_suite() {  # name builddir cmake-args...
   local name=$1 dir=$2; shift 2
   local start=$SECONDS
@@ -108,7 +133,10 @@ run_suite() {  # name builddir cmake-args...
   local result
   result=$(grep -E 'tests passed|tests failed|No tests were found' "$log" | tail -n 1)
   [ -n "$result" ] || result="ctest exited with $rc"
+  collect_skips "$dir" "$log"
+  [ ${#skip_lines[@]} -eq 0 ] || result="$result; ${#skip_lines[@]} did not run"
   summaries+=("$name: $result [build $(duration $((built - start))), ctest $(duration $((SECONDS - built)))]")
+  [ ${#skip_lines[@]} -eq 0 ] || summaries+=("${skip_lines[@]}")
   [ "$rc" -eq 0 ] || collect_failures "$name" "$dir" "$log"
 }
 
@@ -130,9 +158,13 @@ if [ "$quick" -eq 0 ]; then
       { echo "--- fuzz: FAILED: the last $tail_lines lines of run-fuzz.sh"; tail -n "$tail_lines" "$fuzz_log"; echo; } >build-fuzz/failures.txt
       reports+=("build-fuzz/failures.txt")
     fi
+  elif [ ! -x tests/fuzz/run-fuzz.sh ]; then
+    summaries+=("fuzz: skipped (tests/fuzz/run-fuzz.sh is missing or not executable)")
   else
     summaries+=("fuzz: skipped (clang++ not found)")
   fi
+else
+  summaries+=("asan+ubsan: skipped (--quick)" "fuzz: skipped (--quick)")
 fi
 
 if [ ${#reports[@]} -gt 0 ]; then
@@ -143,5 +175,8 @@ fi
 echo
 echo "=== summary"
 for s in "${summaries[@]}"; do echo "$s"; done
+if [ "$skips" -gt 0 ]; then
+  echo "tests that did not run: $skips (each named above with why)"
+fi
 echo "total: $(duration $((SECONDS - run_start)))"
 exit $status

@@ -79,9 +79,14 @@ bool applyOp(const LaunchPlan& plan, const MountOp& op) {
       if (op.isDir) {
         if (::mkdir(target, 0755) != 0 && errno != EEXIST) return fail(plan, "mkdir", target);
       } else {
-        int fd = ::open(target, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-        if (fd < 0 && errno != EEXIST) return fail(plan, "create", target);
-        if (fd >= 0) ::close(fd);
+        // A file already there (inside a read-only bind: an overlay over a project's file) is
+        // its own mount point; only a missing one is created.
+        struct stat st;
+        if (::lstat(target, &st) != 0) {
+          int fd = ::open(target, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+          if (fd < 0 && errno != EEXIST) return fail(plan, "create", target);
+          if (fd >= 0) ::close(fd);
+        }
       }
       if (::mount(op.source.c_str(), target, nullptr, kMsBind | kMsRec, nullptr) != 0)
         return fail(plan, "mount bind", op.source.c_str() + std::strlen(kOldRoot));

@@ -122,11 +122,23 @@ int runCommand(const Args& args) {
     std::cout << t::runResultToJson(result).dump() << std::endl;
   } else {
     if (outcome.noTests) std::fprintf(stderr, "greenlight run: no tests found near %s\n", path.c_str());
+    if (!result.selectionNote.empty()) std::fprintf(stderr, "greenlight run: ran %s\n", result.selectionNote.c_str());
     std::cout << t::runResultToText(result) << std::flush;
   }
   if (outcome.noTests) return 3;
-  if (result.tests.empty()) {
-    if (!json) std::fprintf(stderr, "greenlight run: the tests near %s ran no test\n", path.c_str());
+  // A run in which no test ran is never green (DESIGN.md "Nearby tests").
+  if (!t::anyTestRan(result.summary)) {
+    if (!json) {
+      std::string why = result.tests.empty() ? "the runner reported no test"
+                                             : std::to_string(result.summary.skipped) + (result.summary.skipped == 1 ? " test was" : " tests were") + " skipped";
+      for (const auto& test : result.tests) {
+        if (test.status == t::TestStatus::Skipped && !test.message.empty()) {
+          why += " (" + test.name + ": " + test.message + ")";
+          break;
+        }
+      }
+      std::fprintf(stderr, "greenlight run: no test ran: %s\n", why.c_str());
+    }
     return 3;
   }
   return result.summary.failed + result.summary.errors > 0 ? 1 : 0;

@@ -5,7 +5,7 @@
 #   vscode.sh compile   EXT_DIR OUT_DIR  compile (strict) into OUT_DIR
 #   vscode.sh unit      EXT_DIR OUT_DIR  node --test on the compiled unit tests
 #   vscode.sh e2e       EXT_DIR OUT_DIR SERVER [--no-codelens-required]
-#                                        the wire contract against SERVER (77: placeholder)
+#                                        the wire contract against SERVER
 #   vscode.sh flow      EXT_DIR OUT_DIR  generate/fix/cancel over jsonrpc against the scripted
 #                                        server in EXT_DIR/e2e (the extension's side of the wire)
 # Exit 77 (CTest SKIP_RETURN_CODE) when node or npm is not installed.

@@ -6,6 +6,8 @@
 //     server's output must contain, in order (each expectation matches a message after the one
 //     the previous expectation matched; unmatched messages in between are allowed).
 //   - A chunk starting with "<--never" is a pattern that NO server message may match.
+//   - A chunk starting with "<--exactly N" is a pattern that exactly N server messages of the
+//     whole session must match (e.g. one workspace/applyEdit, not a second one later).
 //   - "exit-code: N" checks the server's exit code once the session ended.
 //   - Any other chunk is a client message, sent verbatim as one body (so it may be invalid
 //     JSON). Client messages are delivered in order, one per loop turn; the server's requests
@@ -142,11 +144,26 @@ struct ScriptedModel {
 };
 
 struct Step {
-  enum Kind { Client, Expect, Never, Sleep } kind;
+  enum Kind { Client, Expect, Never, Exactly, Sleep } kind;
   std::string text;
   Json pattern;
-  int ms = 0;
+  int ms = 0;  // Sleep: milliseconds; Exactly: the count
 };
+
+// "<--never PATTERN" (count 0) and "<--exactly N PATTERN": how many of `output` match.
+int checkCount(const char* file, const std::string& text, const Json& pattern, int want, const std::vector<Json>& output) {
+  std::vector<const Json*> hits;
+  for (const auto& m : output)
+    if (matches(pattern, m)) hits.push_back(&m);
+  if (static_cast<int>(hits.size()) == want) return 0;
+  if (want == 0) {
+    for (const Json* m : hits) std::cerr << "FAIL: a message matched <--never " << text << "\n  " << m->dump() << "\n";
+  } else {
+    std::cerr << file << ": FAIL: " << hits.size() << " messages matched <--exactly " << want << " " << text << "\n";
+    for (const Json* m : hits) std::cerr << "  " << m->dump() << "\n";
+  }
+  return 1;
+}
 
 std::string substitute(std::string text, const std::map<std::string, std::string>& vars, const std::string& workspace,
                        std::string* error) {
@@ -311,15 +328,11 @@ int runSequential(const char* file, const std::vector<Step>& steps, const std::m
     exitCode = server.exitCode();
   }
   for (const auto& step : steps) {
-    if (step.kind != Step::Never) continue;
+    if (step.kind != Step::Never && step.kind != Step::Exactly) continue;
     std::string error;
     Json pattern = Json::parse(substitute(step.text, vars, workspace, &error), nullptr, false);
     if (pattern.is_discarded()) pattern = step.pattern;
-    for (const auto& m : output)
-      if (matches(pattern, m)) {
-        std::cerr << "FAIL: a message matched <--never " << step.text << "\n  " << m.dump() << "\n";
-        ++failures;
-      }
+    failures += checkCount(file, step.text, pattern, step.kind == Step::Never ? 0 : step.ms, output);
   }
   for (const auto& m : clientSent) {
     Json j = Json::parse(m, nullptr, false);
@@ -364,6 +377,7 @@ int main(int argc, char** argv) {
     Json pattern;
     bool never;
     std::string text;
+    int count = -1;  // >= 0: "<--never" (0) or "<--exactly N"; -1: in order
   };
   std::vector<std::string> clientMessages;
   std::vector<Expectation> expectations;
@@ -375,15 +389,26 @@ int main(int argc, char** argv) {
   for (const std::string& raw : lsp::splitMessages(buf.str())) {
     std::string chunk = trimmed(raw);
     bool never = chunk.rfind("<--never", 0) == 0;
-    if (never || chunk.rfind("<--", 0) == 0) {
-      std::string text = trimmed(chunk.substr(never ? 8 : 3));
+    bool exactly = chunk.rfind("<--exactly", 0) == 0;
+    if (never || exactly || chunk.rfind("<--", 0) == 0) {
+      std::string text = trimmed(chunk.substr(never ? 8 : exactly ? 10 : 3));
+      int count = never ? 0 : -1;
+      if (exactly) {
+        std::size_t digits = text.find_first_not_of("0123456789");
+        if (digits == 0 || digits == std::string::npos) {
+          std::cerr << argv[1] << ": <--exactly needs a count, then a pattern:\n" << chunk << "\n";
+          return 2;
+        }
+        count = std::stoi(text.substr(0, digits));
+        text = trimmed(text.substr(digits));
+      }
       Json pattern = Json::parse(text, nullptr, false);
       if (pattern.is_discarded()) {
         std::cerr << argv[1] << ": expectation is not JSON:\n" << text << "\n";
         return 2;
       }
-      expectations.push_back({pattern, never, text});
-      steps.push_back({never ? Step::Never : Step::Expect, text, pattern, 0});
+      expectations.push_back({pattern, never, text, count});
+      steps.push_back({never ? Step::Never : exactly ? Step::Exactly : Step::Expect, text, pattern, exactly ? count : 0});
     } else if (chunk.rfind("exit-code:", 0) == 0) {
       expectedExit = std::stoi(chunk.substr(10));
     } else if (chunk.rfind("workspace:", 0) == 0 || chunk.rfind("model:", 0) == 0) {
@@ -453,12 +478,8 @@ int main(int argc, char** argv) {
 
   std::size_t cursor = 0;
   for (const auto& e : expectations) {
-    if (e.never) {
-      for (const auto& m : output)
-        if (matches(e.pattern, m)) {
-          std::cerr << "FAIL: a message matched <--never " << e.text << "\n  " << m.dump() << "\n";
-          ++failures;
-        }
+    if (e.count >= 0) {
+      failures += checkCount(argv[1], e.text, e.pattern, e.count, output);
       continue;
     }
     bool found = false;

@@ -464,7 +464,9 @@ TEST_CASE("generate: a stalled model is stopped by refine.timeoutSeconds, or by 
     CHECK(r.exitCode == 1);
     CHECK(r.json["status"] == "error");
     CHECK(candidateStatuses(r.json) == std::vector<std::vector<std::string>>{{"provider_error"}});
-    CHECK_THAT(r.json["error"].get<std::string>(), Catch::Contains("time"));
+    CHECK(r.json["error"] == "openai-compatible (" + model.baseUrl() +
+                                 "/chat/completions): no complete reply within timeoutSeconds=2 (1 attempt). "
+                                 "Raise greenlight.timeoutSeconds or lower maxTokens.");
   }
   CHECK(ws.read("wc.py") == kWcPy);
   CHECK(ws.files() == std::vector<std::string>{".greenlight.json", "test_wc.py", "wc.py"});
@@ -566,7 +568,11 @@ TEST_CASE("generate c++: a candidate that does not compile is fed back as file:l
   INFO(describe(r));
   REQUIRE(r.exitCode == 0);
   CHECK(r.json["rounds"].size() == 2);
-  CHECK_THAT(r.json["rounds"][0]["candidates"][0]["feedback"].get<std::string>(), Catch::Contains("The code does not compile:"));
+  // The compiler's error, at the file and line of the user's file (not the staging copy's, nor
+  // the compiler's column), with the line quoted.
+  const std::string feedback = r.json["rounds"][0]["candidates"][0]["feedback"].get<std::string>();
+  CHECK_THAT(feedback, Catch::Contains("The code does not compile:\n  twice.cpp:3: error: "));
+  CHECK_THAT(feedback, Catch::Contains("was not declared in this scope\n      3 | return y * 2;\n"));
 }
 
 TEST_CASE("generate on the examples: python/triangle.py from its comment, exactly 2 rounds", "[refine][e2e]") {

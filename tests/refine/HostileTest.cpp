@@ -5,9 +5,12 @@
 // written (every run has --apply), and the key must never appear in a prompt or an output.
 #include <catch2/catch.hpp>
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <regex>
 #include <thread>
 
 #include "GenerateFixture.h"
@@ -73,6 +76,30 @@ struct Hostile {
 
 json text(const std::string& reply) { return {{"text", reply}}; }
 json python(const std::string& code) { return text(fenced("python", code)); }
+
+// What a terminal, a log or a JSON reader can take: valid UTF-8 (no overlong forms, no
+// surrogates), and no control character but the newline.
+bool printable(const std::string& s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\n') || c == 0x7f) return false;
+      ++i;
+      continue;
+    }
+    const std::size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+    if (n == 0 || (c >= 0xF5) || i + n > s.size()) return false;
+    std::uint32_t cp = c & (0x7F >> n);
+    for (std::size_t k = 1; k < n; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += n;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -172,21 +199,68 @@ TEST_CASE("hostile: a candidate that hangs is stopped at the time limit", "[refi
   CHECK_THAT(h.feedback(), Catch::Contains("wc.py:3 in word_count: pass") || Catch::Contains("while True"));
 }
 
+namespace {
+
+// Processes (not zombies) whose name (/proc/PID/comm) is `name`, anywhere on the host: the
+// sandbox's pid namespace is below this one, so its processes are listed here too.
+std::vector<pid_t> processesNamed(const std::string& name) {
+  std::vector<pid_t> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string pid = e.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream comm(e.path() / "comm");
+    std::string got;
+    if (!std::getline(comm, got) || got != name) continue;
+    if (processAlive(static_cast<pid_t>(std::stol(pid)))) out.push_back(static_cast<pid_t>(std::stol(pid)));
+  }
+  return out;
+}
+
+}  // namespace
+
 TEST_CASE("hostile: a fork bomb hits the process limit, and nothing outlives the run", "[refine][e2e][hostile]") {
+  // Every process of the bomb forks until the limit says no; then the test's own process
+  // raises (its error says how many it forked, under which name) and every other one holds
+  // its slot like a daemon: no descriptor open (so it keeps no pipe of the run open), asleep.
+  // Only the sandbox's end removes those. They all carry a name of this test run (comm,
+  // inherited by fork), so a survivor is found wherever it is.
+  const std::string tag = "glbomb" + std::to_string(::getpid() % 1000000);
   GenerateOptions o;
   o.trackChildren = true;
-  Hostile h(python("import os\n\n\ndef word_count(s):\n    while True:\n        os.fork()"), 1, {}, o);
+  Hostile h(python("import ctypes\nimport os\nimport time\n\n\ndef word_count(s):\n"
+                   "    ctypes.CDLL(None).prctl(15, b'" + tag + "', 0, 0, 0)  # PR_SET_NAME\n"
+                   "    me, forked = os.getpid(), 0\n"
+                   "    while True:\n"
+                   "        try:\n            pid = os.fork()\n"
+                   "        except OSError as e:\n"
+                   "            if os.getpid() != me:\n                os.closerange(0, 1024)\n                time.sleep(3600)\n"
+                   "                os._exit(0)\n"
+                   "            name = open('/proc/self/comm').read().strip()\n"
+                   "            raise OSError(e.errno, '%s after %d forks by %s' % (e.strerror, forked, name))\n"
+                   "        if pid:\n            forked += 1"),
+            1, {}, o);
   INFO(h.describe());
   h.checkContained();
-  CHECK_THAT(h.feedback(), Catch::Contains("process"));
+  CHECK(h.candidate()["status"] == "failed");
+  // The verdict is the process limit (not "the test process was killed by signal N"), and the
+  // bomb really ran under its name: the first test forked before the limit stopped it.
+  CHECK(std::regex_search(h.feedback(), std::regex("Resource temporarily unavailable after [1-9][0-9]* forks by " + tag +
+                                                    " \\(process limit reached\\)")));
+  // Nothing of the bomb outlives the run: no process of that name anywhere, and none of the
+  // processes greenlight started. (Bounded: a killed process may take a moment to be reaped.)
   const auto deadline = std::chrono::steady_clock::now() + scaled(10s);
-  bool anyAlive = true;
-  while (anyAlive && std::chrono::steady_clock::now() < deadline) {
-    anyAlive = false;
-    for (pid_t c : h.run.children) anyAlive = anyAlive || processAlive(c);
-    if (anyAlive) std::this_thread::sleep_for(20ms);
+  std::vector<pid_t> survivors = processesNamed(tag);
+  bool childAlive = true;
+  while ((!survivors.empty() || childAlive) && std::chrono::steady_clock::now() < deadline) {
+    childAlive = false;
+    for (pid_t c : h.run.children) childAlive = childAlive || processAlive(c);
+    survivors = processesNamed(tag);
+    if (!survivors.empty() || childAlive) std::this_thread::sleep_for(20ms);
   }
-  CHECK_FALSE(anyAlive);
+  CHECK(survivors.empty());
+  CHECK_FALSE(childAlive);
+  for (pid_t p : survivors) ::kill(p, SIGKILL);  // a failed run leaves nothing behind either
 }
 
 TEST_CASE("hostile: a candidate that allocates 8 GB meets the memory limit", "[refine][e2e][hostile]") {
@@ -242,23 +316,37 @@ TEST_CASE("hostile: a model that echoes the key does not get it back in the next
 }
 
 TEST_CASE("hostile: binary junk and a megabyte of output come back bounded and printable", "[refine][e2e][hostile]") {
-  SECTION("python writes bytes that are not UTF-8 to its stdout and stderr fds") {
+  SECTION("python writes bytes that are not UTF-8 to its fds, and control characters and a megabyte to its output") {
     Hostile h(python("import os\n\n\ndef word_count(s):\n    os.write(1, b'\\xff\\xfe\\x80junk\\n' * 100)\n"
-                     "    os.write(2, b'\\xc3\\x28' * 100)\n    print('7' * 1000000)\n    return -1"));
+                     "    os.write(2, b'\\xc3\\x28' * 100)\n"
+                     "    print('junk\\x1b[31m\\x00\\x07end')\n"
+                     "    print('7' * 1000000)\n    return -1"));
     INFO(h.describe());
     h.checkContained();
     CHECK(h.run.out.size() < 256 * 1024);
+    CHECK(printable(h.run.out));
+    // The junk reached the feedback as it was printed (the escape, NUL and bell included), its
+    // megabyte cut, and the JSON on stdout carries it escaped.
+    CHECK_THAT(h.feedback(), Catch::Contains("  output:\n    junk\x1b[31m" + std::string(1, '\0') + "\x07" "end\n    7777"));
+    CHECK_THAT(h.feedback(), Catch::Contains(" bytes cut "));
+    CHECK_THAT(h.run.out, Catch::Contains("junk\\u001b[31m\\u0000\\u0007end"));
   }
   SECTION("c++ prints invalid UTF-8 and fails") {
     Workspace ws;
     ws.write("twice.cpp", "// Twice x.\nint twice(int x) {}\n");
     ws.write("twice_test.cpp", "#include <cassert>\n\nint twice(int x);\n\nint main() {\n  assert(twice(2) == 4);\n  return 0;\n}\n");
-    ScriptedModel model(json{{"rules", json::array()}, {"default", text(fenced("cpp", "#include <cstdio>\nint twice(int x) {\n  for (int i = 0; i < 200; ++i) std::printf(\"\\xff\\xfe%d\\xc3\\n\", i);\n  return x;\n}"))}});
+    ScriptedModel model(json{{"rules", json::array()}, {"default", text(fenced("cpp", "#include <cstdio>\nint twice(int x) {\n  for (int i = 0; i < 200; ++i) std::printf(\"\\xff\\xfe%d\\xc3\\n\", i);\n  std::fflush(stdout);\n  return x;\n}"))}});
     auto r = generate(ws, &model, {"twice.cpp:1", "--json", "--apply", "--rounds", "1"});
     INFO("exit " << r.exitCode << "\n" << r.out.substr(0, 4000) << "\n" << r.err);
     CHECK(r.exitCode == 1);
     REQUIRE(r.json.is_object());
     CHECK(r.json["status"] == "failed");
+    CHECK(printable(r.out));
+    // Each invalid byte reached the feedback as U+FFFD; the output's middle is cut.
+    const std::string bad = "\xef\xbf\xbd";
+    const std::string feedback = r.json["rounds"][0]["candidates"][0]["feedback"].get<std::string>();
+    CHECK_THAT(feedback, Catch::Contains("  output:\n    " + bad + bad + "0" + bad + "\n    " + bad + bad + "1" + bad + "\n"));
+    CHECK_THAT(feedback, Catch::Contains("    " + bad + bad + "199" + bad + "\n"));
     CHECK(ws.read("twice.cpp") == "// Twice x.\nint twice(int x) {}\n");
   }
   SECTION("the failing line quoted from a Latin-1 test file") {

@@ -1,26 +1,12 @@
-// The corpus of reply shapes (tests/refine/replies/<language>/*.txt): each case is a file, a
-// LINE, a model's reply, and what greenlight must make of it. One case per file:
-//
-//   # what the case is about (any number of comment lines)
-//   === file: NAME.py           the user's file (NAME's extension decides the language)
-//   === line: N                 the LINE of `generate` (fix: `=== fix: N`)
-//   === reply                   the model's reply, verbatim
-//   === code                    the candidate, exactly (codeFromReply, then normalizeCandidate)
-//   === imports                 optional: the import lines added to the file, one per line
-//   === note                    optional: a substring of the note fed back to the model
-//   === applied                 optional: the whole file after the edits
-//   === absent                  optional: strings the candidate must not contain, one per line
+// The corpus of reply shapes (tests/refine/replies/<language>/*.txt; the format: ReplyCorpus.h):
+// per case, the candidate greenlight takes from the model's reply. The `=== test:` files are for
+// the end-to-end run (ReplyCorpusE2ETest.cpp); here they are only parsed.
 //
 // Every case also checks what must hold for every reply: the user's comment and docstring are
 // byte-identical in the file after the edits, and the edits apply cleanly.
-#include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <map>
-#include <sstream>
-
 #include <catch2/catch.hpp>
 
+#include "ReplyCorpus.h"
 #include "core/refine/Imports.h"
 #include "core/refine/ReplyCode.h"
 #include "core/refine/Splice.h"
@@ -28,90 +14,9 @@
 #include "core/refine/UserSpec.h"
 #include "core/testing/Discovery.h"
 
-namespace fs = std::filesystem;
 using namespace greenlight::core::refine;
+using namespace greenlight::test::replies;
 using greenlight::core::testing::Language;
-
-namespace {
-
-struct ReplyCase {
-  std::string path, fileName, file, reply, code, applied, note;
-  std::vector<std::string> imports, absent;
-  bool hasImports = false, hasApplied = false, hasCode = false, fix = false;
-  int line = 0;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::vector<std::string> nonEmptyLines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) {
-    if (!l.empty()) out.push_back(l);
-  }
-  return out;
-}
-
-ReplyCase parseCase(const fs::path& p) {
-  ReplyCase c;
-  c.path = p.string();
-  std::string text = slurp(p);
-  std::map<std::string, std::string> sections;
-  std::string current;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) {
-    if (l.rfind("=== ", 0) == 0) {
-      std::string head = l.substr(4);
-      std::string key = head.substr(0, head.find(':'));
-      std::string value = head.find(':') == std::string::npos ? "" : head.substr(head.find(':') + 1);
-      while (!value.empty() && value.front() == ' ') value.erase(value.begin());
-      if (key == "file") c.fileName = value;
-      if (key == "line") c.line = std::stoi(value);
-      if (key == "fix") {
-        c.fix = true;
-        c.line = std::stoi(value);
-      }
-      current = key;
-      sections[current];
-      continue;
-    }
-    if (current.empty()) continue;  // the description
-    sections[current] += l + "\n";
-  }
-  // A section's last newline belongs to the format, not to its text.
-  auto body = [&](const std::string& key) {
-    std::string s = sections[key];
-    if (!s.empty() && s.back() == '\n') s.pop_back();
-    return s;
-  };
-  c.file = body("file") + "\n";
-  c.reply = body("reply");
-  c.hasCode = sections.count("code") > 0;
-  c.code = body("code");
-  c.hasImports = sections.count("imports") > 0;
-  c.imports = nonEmptyLines(body("imports"));
-  c.note = body("note");
-  c.hasApplied = sections.count("applied") > 0;
-  c.applied = body("applied") + "\n";
-  c.absent = nonEmptyLines(body("absent"));
-  return c;
-}
-
-std::vector<fs::path> corpusFiles() {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::recursive_directory_iterator(GL_REPLY_CORPUS_DIR)) {
-    if (e.is_regular_file() && e.path().extension() == ".txt") out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("reply corpus: every shape yields the right candidate, the user's spec kept", "[refine][replies]") {
   const auto files = corpusFiles();
@@ -120,7 +25,8 @@ TEST_CASE("reply corpus: every shape yields the right candidate, the user's spec
   for (const auto& path : files) {
     ReplyCase c = parseCase(path);
     {
-      INFO("case " << path.parent_path().filename().string() << "/" << path.filename().string());
+      INFO("case " << c.id());
+      for (const auto& [name, text] : c.tests) CHECK((!name.empty() && name != c.fileName && text.size() > 1));
       auto language = greenlight::core::testing::languageForPath("/ws/" + c.fileName);
       REQUIRE(language);
       ++perLanguage[*language];

@@ -13,7 +13,8 @@ using namespace gltest;
 
 namespace {
 
-const std::string kBin = GL_GREENLIGHT_BIN;
+const std::string kBin = builtPath("GL_TEST_GREENLIGHT_BIN", GL_GREENLIGHT_BIN);
+const std::string kDenyUserns = builtPath("GL_TEST_DENY_USERNS_BIN", GL_DENY_USERNS_BIN);
 
 bool contains(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
 
@@ -101,10 +102,10 @@ TEST_CASE("cli: --json puts one verdict object on the last line of stderr, --rep
   REQUIRE(rj.is_object());
   CHECK(rj["status"] == "ok");
 
-  auto violation = sandbox({"--json", "--", GL_PROBE_BIN, "ptrace-parent"});
+  auto violation = sandbox({"--json", "--", probeBin(), "ptrace-parent"});
   // The probe binary lives in the build tree, which is not bound: that is a setup error,
   // so bind it and try again.
-  violation = sandbox({"--json", "--ro", GL_PROBE_DIR, "--", GL_PROBE_BIN, "ptrace-parent"});
+  violation = sandbox({"--json", "--ro", probeDir(), "--", probeBin(), "ptrace-parent"});
   CHECK(violation.exitCode == 137);
   auto vj = lastJsonLine(violation.err);
   REQUIRE(vj.is_object());
@@ -134,7 +135,7 @@ TEST_CASE("cli: without user namespaces the run degrades, says so, and still con
   TempDir dir;
   std::string secret = dir.file("secret.txt", "DEGRADED-SECRET");
   std::string token = uniqueToken("gl-degraded");
-  auto r = runProcess({GL_DENY_USERNS_BIN, kBin, "sandbox", "--json", "--", "/usr/bin/python3", "-c",
+  auto r = runProcess({kDenyUserns, kBin, "sandbox", "--json", "--", "/usr/bin/python3", "-c",
                        "import os\n"
                        "for p in ['" + secret + "']:\n"
                        "  try: print('READ', open(p).read())\n"
@@ -159,7 +160,7 @@ TEST_CASE("cli: without user namespaces the run degrades, says so, and still con
     CHECK(j["isolation"]["landlock"].get<int>() > 0);
   }
   // Refused calls are still named in degraded mode.
-  auto v = runProcess({GL_DENY_USERNS_BIN, kBin, "sandbox", "--json", "--ro", GL_PROBE_DIR, "--", GL_PROBE_BIN, "ptrace-parent"});
+  auto v = runProcess({kDenyUserns, kBin, "sandbox", "--json", "--ro", probeDir(), "--", probeBin(), "ptrace-parent"});
   auto vj = lastJsonLine(v.err);
   REQUIRE(vj.is_object());
   CHECK(vj["status"] == "syscall_violation");

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -94,7 +95,7 @@ namespace {
 // A harness script from the source tree, as it is: its raw-string wrapper lines are valid
 // Python and JavaScript (comments or plain string statements).
 std::string harnessText(const std::string& name) {
-  std::ifstream in(std::string(GL_HARNESS_DIR) + "/" + name, std::ios::binary);
+  std::ifstream in(builtPath("GL_TEST_HARNESS_DIR", GL_HARNESS_DIR) + "/" + name, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -119,8 +120,25 @@ using greenlight::sandbox::Bind;
 using greenlight::sandbox::Policy;
 using greenlight::sandbox::Verdict;
 
-std::string programsDir() { return GL_PROGRAMS_DIR; }
-std::string probeBin() { return GL_PROBE_BIN; }
+std::string builtPath(const char* envName, const char* compiledIn) {
+  const char* value = std::getenv(envName);
+  std::string staged = value != nullptr ? value : "";
+  // A staged run must take every path from its stage: a path it missed would silently come
+  // from the build tree, which is exactly what the unprivileged user may not reach.
+  if (const char* stage = std::getenv("GL_TEST_STAGE"); stage != nullptr && *stage != '\0') {
+    if (staged.rfind(std::string(stage) + "/", 0) != 0) {
+      std::fprintf(stderr, "run from the stage %s, but %s=%s is not inside it (tests/sandbox/CMakeLists.txt stages it?)\n",
+                   stage, envName, staged.c_str());
+      std::abort();
+    }
+    return staged;
+  }
+  return staged.empty() ? compiledIn : staged;
+}
+
+std::string programsDir() { return builtPath("GL_TEST_PROGRAMS_DIR", GL_PROGRAMS_DIR); }
+std::string probeBin() { return builtPath("GL_TEST_PROBE_BIN", GL_PROBE_BIN); }
+std::string probeDir() { return builtPath("GL_TEST_PROBE_DIR", GL_PROBE_DIR); }
 bool isRoot() { return ::geteuid() == 0; }
 
 Policy policyFor(std::vector<std::string> argv) {
@@ -128,8 +146,8 @@ Policy policyFor(std::vector<std::string> argv) {
   p.argv = std::move(argv);
   p.timeLimitSec = 20;
   p.cpuLimitSec = 20;
-  p.binds.push_back(Bind{GL_PROGRAMS_DIR, "", false});
-  p.binds.push_back(Bind{GL_PROBE_DIR, "", false});
+  p.binds.push_back(Bind{programsDir(), "", false});
+  p.binds.push_back(Bind{probeDir(), "", false});
   return p;
 }
 

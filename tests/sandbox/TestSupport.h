@@ -11,8 +11,14 @@
 
 namespace gltest {
 
-std::string programsDir();
-std::string probeBin();
+// A path the build compiled in (GL_PROBE_BIN, ...), or where the environment variable
+// `envName` says it is: the unprivileged lanes run from a private copy of what they need,
+// which tests/sandbox/run-as-user.sh stages (the build tree may sit under a directory their
+// user cannot enter) and names through GL_TEST_* variables.
+std::string builtPath(const char* envName, const char* compiledIn);
+std::string programsDir();  // GL_TEST_PROGRAMS_DIR or GL_PROGRAMS_DIR: probe.py, probe.js
+std::string probeBin();     // GL_TEST_PROBE_BIN or GL_PROBE_BIN: the C probe
+std::string probeDir();     // GL_TEST_PROBE_DIR or GL_PROBE_DIR: the directory holding it
 bool isRoot();
 bool sparesOn();  // GREENLIGHT_TEST_SPARES=1 or warm: the suite runs with sandbox::keepSpares(true)
 bool warmOn();    // GREENLIGHT_TEST_SPARES=warm: Python and node probes offer a warm start too

@@ -7,7 +7,7 @@
 //   node out/e2e/serverContract.js /path/to/greenlight [--no-codelens-required]
 // (the second for tests/editors/fake, a scripted stand-in for the editor plugins that models
 // commands and code actions but not CodeLens)
-// Exit 0 pass, 1 fail, 77 skip (the server is still the "not built yet" placeholder).
+// Exit 0 pass, 1 fail.
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -155,10 +155,6 @@ async function main(): Promise<number> {
     }
     const first = 'result' in outcome ? outcome.result : undefined;
     if (first === undefined) {
-      if (stderr.includes('not built yet')) {
-        console.log(`SKIP: ${resolution.path} lsp is still the placeholder (${stderr.trim()}); the LSP server is not built yet`);
-        return 77;
-      }
       throw new Failure(`${resolution.path} lsp exited with ${String(exitCode)} before answering initialize; stderr: ${stderr}`);
     }
     const caps = first.capabilities;

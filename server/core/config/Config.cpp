@@ -118,7 +118,7 @@ json configToJson(const Config& c) {
         {"preview", c.refine.preview}}},
       {"runOnSave", c.runOnSave},
       {"sandbox",
-       {{"timeLimitSeconds", c.sandbox.timeLimitSeconds},
+       {{"timeLimitSeconds", c.sandbox.timeLimitAuto ? json(nullptr) : json(c.sandbox.timeLimitSeconds)},
         {"memoryLimitMB", c.sandbox.memoryLimitMB},
         {"processes", c.sandbox.processes},
         {"outputLimitKB", c.sandbox.outputLimitKB},
@@ -161,6 +161,7 @@ std::optional<Config> configFromJson(const json& s, std::string* error) {
   r.boolean(s, "runOnSave", "runOnSave", c.runOnSave);
   if (const json* o = r.object(s, "sandbox", "sandbox")) {
     r.number(*o, "timeLimitSeconds", "sandbox.timeLimitSeconds", c.sandbox.timeLimitSeconds);
+    if (auto it = o->find("timeLimitSeconds"); it != o->end() && it->is_number()) c.sandbox.timeLimitAuto = false;
     r.integer(*o, "memoryLimitMB", "sandbox.memoryLimitMB", c.sandbox.memoryLimitMB);
     r.integer(*o, "processes", "sandbox.processes", c.sandbox.processes);
     r.integer(*o, "outputLimitKB", "sandbox.outputLimitKB", c.sandbox.outputLimitKB);

@@ -19,9 +19,13 @@
 namespace greenlight::core {
 
 struct SandboxSettings {
+  // The time limit of a run. Auto (`null`, the default) fits the suite: timeLimitSeconds (10 s)
+  // for a function's tests, and for a whole-file run max(30 s, 3 × that file's last duration)
+  // (TestService). A number fixes it for every run.
   double timeLimitSeconds = 10;
+  bool timeLimitAuto = true;
   int memoryLimitMB = 512;
-  int processes = 64;
+  int processes = 512;
   int outputLimitKB = 1024;
   bool network = false;
   bool allowUnsandboxed = false;

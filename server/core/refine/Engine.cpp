@@ -441,6 +441,17 @@ CandidateReport RefineLoop::evaluate(const providers::ChatResult& reply, int rou
     cancelled = true;
     return c;
   }
+  if (outcome.result.error.empty() && !outcome.noTests && !t::anyTestRan(outcome.result.summary)) {
+    // Every test near the target was skipped (or none was collected): nothing can verify it.
+    c.code = code;
+    c.status = "unverified";
+    result_.noTests = true;
+    result_.error = "no test ran: " + (outcome.result.summary.skipped
+                                           ? std::to_string(outcome.result.summary.skipped) + " skipped"
+                                           : std::string("the runner reported no test"));
+    fctx_.texts[req_.path] = spliced.text;
+    return c;
+  }
   c.score = scoreOf(outcome, code.size());
   c.passed = c.score.passed;
   c.failed = c.score.failed;
@@ -522,7 +533,7 @@ RefineLoop::RoundEnd RefineLoop::playRound(int round) {
 
 RefineResult RefineLoop::finish() {
   if (result_.noTests) {
-    if (best_ && !best_->report.code.empty() && best_->report.status != "rejected") {
+    if (best_ && !best_->report.code.empty() && best_->report.status != "rejected" && best_->report.status != "no_code") {
       Spliced sp = splice(req_.text, target_, best_->report.code, best_->report.additions);
       result_.status = "unverified";
       result_.code = best_->report.code;

@@ -11,6 +11,27 @@ namespace greenlight::core::testing {
 
 namespace {
 
+// At most 12 lines / 1,200 bytes of a failure's details, cut with a visible marker.
+std::string boundedDetails(const std::string& details) {
+  std::string out;
+  int lines = 0;
+  std::size_t start = 0;
+  while (start < details.size() && lines < 12 && out.size() < 1200) {
+    std::size_t nl = details.find('\n', start);
+    std::string line = details.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+    out += (lines ? "\n" : "") + line.substr(0, 200);
+    ++lines;
+    if (nl == std::string::npos) {
+      start = details.size();
+      break;
+    }
+    start = nl + 1;
+  }
+  if (start < details.size()) out += "\n…";
+  return out;
+}
+
+
 constexpr std::size_t kDataOutputCap = 4096;
 
 std::string lineOf(const std::map<std::string, std::string>& texts, const std::string& file, int line) {
@@ -179,6 +200,14 @@ std::vector<Diagnostic> buildDiagnostics(const RunResult& result, const Diagnost
                            t.kind == FailureKind::Assertion ? "assertion here" : "called from " + t.name});
     } else if (!assertion && !t.file.empty() && t.line > 0 && !(t.file == d.file && t.line == d.line)) {
       d.related.push_back({t.file, t.line, 0, "test " + t.name});
+    }
+    // A failure that says more than one line (pytest's diff, "Lists differ"): a bounded excerpt
+    // beside the one-line message, where the editor shows related information.
+    if (!t.details.empty()) {
+      const Frame* where = assertion ? assertion : primary;
+      d.related.push_back({where ? where->file : d.file, where ? where->line : d.line, where ? where->column : 0,
+                           boundedDetails(t.details)});
+      d.data["details"] = capText(t.details, 4096);
     }
     const bool inSourceFile = d.file == ctx.sourceFile;
     out.push_back(d);

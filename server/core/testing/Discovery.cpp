@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/testing/adapters/Adapter.h"
+
 namespace greenlight::core::testing {
 namespace fs = std::filesystem;
 
@@ -316,92 +318,122 @@ std::optional<TestPlan> discoverTests(const DiscoveryRequest& request, std::stri
     *error = source.string() + ": cannot read the file";
     return std::nullopt;
   }
-  TestPlan plan;
-  plan.sourceFile = source.string();
-  plan.workspaceRoot = request.workspaceRoot.empty() ? findWorkspaceRoot(plan.sourceFile)
-                                                     : fs::absolute(request.workspaceRoot, ec).lexically_normal().string();
-  while (plan.workspaceRoot.size() > 1 && plan.workspaceRoot.back() == '/') plan.workspaceRoot.pop_back();
-  auto language = languageForPath(plan.sourceFile);
+  std::string root = request.workspaceRoot.empty() ? findWorkspaceRoot(source.string())
+                                                   : fs::absolute(request.workspaceRoot, ec).lexically_normal().string();
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  auto language = languageForPath(source.string());
   const bool hasCommand = request.config && request.config->testsCommand && !request.config->testsCommand->empty();
-  auto useCommand = [&]() {
+  auto commandPlan = [&]() {
+    TestPlan plan;
+    plan.sourceFile = source.string();
+    plan.workspaceRoot = root;
     plan.language = Language::Command;
     plan.framework = "command";
-    plan.testFiles.clear();
-    plan.sameFileTests = plan.hasDoctests = plan.sourceIsTestFile = false;
+    plan.runner = "command";
     for (const auto& a : *request.config->testsCommand)
       plan.command.push_back(substitute(a, plan.sourceFile, source.parent_path().string()));
+    return plan;
   };
   if (!language) {
     if (!hasCommand) {
-      *error = plan.sourceFile + ": no built-in test runner for '" + source.extension().string() +
+      *error = source.string() + ": no built-in test runner for '" + source.extension().string() +
                "' files; set \"tests.command\" in .greenlight.json";
       return std::nullopt;
     }
-    useCommand();
+    return commandPlan();
+  }
+  DiscoveryContext ctx{request, source.string(), root, *language, *text};
+  for (const RunnerAdapter* adapter : adapters()) {
+    if (!adapter->handles(*language)) continue;
+    std::string why;
+    auto plan = adapter->discover(ctx, &why);
+    if (!plan && !why.empty()) {
+      *error = why;
+      return std::nullopt;
+    }
+    if (!plan) continue;
+    plan->runner = std::string(adapter->name());
+    if (plan->empty() && hasCommand) return commandPlan();
     return plan;
   }
-  plan.language = *language;
-  plan.framework = *language == Language::Python ? "python" : *language == Language::JavaScript ? "node" : "assert";
+  if (hasCommand) return commandPlan();
+  *error = source.string() + ": no test runner for this file";
+  return std::nullopt;
+}
+
+TestPlan builtinDiscovery(const DiscoveryContext& ctx) {
+  const DiscoveryRequest& request = ctx.request;
+  const fs::path source(ctx.source);
+  const std::string& text = ctx.text;
+  const Language language = ctx.language;
+  TestPlan plan;
+  plan.sourceFile = ctx.source;
+  plan.workspaceRoot = ctx.workspaceRoot;
+  plan.language = language;
+  plan.framework = language == Language::Python ? "python" : language == Language::JavaScript ? "node" : "assert";
   fs::path root(plan.workspaceRoot);
-  if (looksLikeTestFile(source, *language)) {
+  if (looksLikeTestFile(source, language)) {
     plan.sourceIsTestFile = true;
   } else {
-    plan.testFiles = candidateTestFiles(source, *language, root);
+    plan.testFiles = candidateTestFiles(source, language, root);
     for (const auto& extra : request.extraTestFiles) {
       if (std::find(plan.testFiles.begin(), plan.testFiles.end(), extra) == plan.testFiles.end()) plan.testFiles.push_back(extra);
     }
   }
-  if (*language == Language::Python) {
-    plan.hasDoctests = !plan.sourceIsTestFile && hasDoctestExamples(*text);
-    plan.sameFileTests = !plan.sourceIsTestFile && sameFileTestsIn(*text);
+  if (language == Language::Python) {
+    plan.hasDoctests = !plan.sourceIsTestFile && hasDoctestExamples(text);
+    plan.sameFileTests = !plan.sourceIsTestFile && sameFileTestsIn(text);
   }
   // The texts the tests live in, for framework detection and narrowing.
   std::vector<std::pair<std::string, std::string>> testTexts;
-  if (plan.sourceIsTestFile || plan.sameFileTests) testTexts.emplace_back(plan.sourceFile, *text);
+  if (plan.sourceIsTestFile || plan.sameFileTests) testTexts.emplace_back(plan.sourceFile, text);
   for (const auto& f : plan.testFiles) {
     if (auto t = readSource(f, request.overlay)) testTexts.emplace_back(f, *t);
   }
-  if (*language == Language::Cxx) {
+  if (language == Language::Cxx) {
     for (const auto& [f, t] : testTexts) {
       if (t.find("catch2/catch") != std::string::npos || t.find("<catch.hpp>") != std::string::npos) plan.framework = "catch2";
       else if (t.find("gtest/gtest.h") != std::string::npos) plan.framework = "gtest";
     }
   }
   for (const auto& [f, t] : testTexts) {
-    auto tests = listTests(t, f, *language);
+    auto tests = listTests(t, f, language);
     plan.staticTests.insert(plan.staticTests.end(), tests.begin(), tests.end());
   }
-  if (plan.empty() && hasCommand) {
-    useCommand();
-    return plan;
-  }
-  if ((request.line || !request.functionName.empty()) && !plan.sourceIsTestFile) {
-    if (request.line) {
-      plan.function = functionAtLine(*text, *request.line, *language);
-    } else {
-      plan.function = findFunction(*text, request.functionName, *language);
-      if (!plan.function) plan.function = FunctionAt{request.functionName, 0};
-    }
-    if (plan.function) {
-      const std::string fn = plan.function->name;
-      const std::string key = normalizedName(fn);
-      const std::regex call("\\b" + std::regex_replace(fn, std::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\])"), "\\$&") + "\\s*\\(");
-      std::map<std::string, std::vector<std::string>> linesOf;
-      for (const auto& [f, t] : testTexts) linesOf[f] = splitLines(t);
-      for (const auto& st : plan.staticTests) {
-        bool byName = normalizedName(st.name).find(key) != std::string::npos;
-        bool byCall = false;
-        const auto& ls = linesOf[st.file];
-        for (int l = st.line; l <= st.endLine && l <= static_cast<int>(ls.size()) && !byCall; ++l) {
-          if (l == st.line) continue;  // the test's own name line
-          byCall = std::regex_search(ls[static_cast<std::size_t>(l - 1)], call);
-        }
-        if (byName || byCall) plan.selected.push_back(st.name);
-      }
-      if (plan.hasDoctests) plan.doctestFunctions.push_back(fn);
-    }
-  }
+  narrowToFunction(plan, ctx);
   return plan;
+}
+
+void narrowToFunction(TestPlan& plan, const DiscoveryContext& ctx) {
+  const DiscoveryRequest& request = ctx.request;
+  if ((!request.line && request.functionName.empty()) || plan.sourceIsTestFile) return;
+  if (request.line) {
+    plan.function = functionAtLine(ctx.text, *request.line, ctx.language);
+  } else {
+    plan.function = findFunction(ctx.text, request.functionName, ctx.language);
+    if (!plan.function) plan.function = FunctionAt{request.functionName, 0};
+  }
+  if (!plan.function) return;
+  const std::string fn = plan.function->name;
+  const std::string key = normalizedName(fn);
+  const std::regex call("\\b" + std::regex_replace(fn, std::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\])"), "\\$&") + "\\s*\\(");
+  std::map<std::string, std::vector<std::string>> linesOf;
+  for (const auto& st : plan.staticTests) {
+    if (linesOf.count(st.file)) continue;
+    auto t = st.file == plan.sourceFile ? std::optional<std::string>(ctx.text) : readSource(st.file, request.overlay);
+    linesOf[st.file] = t ? splitLines(*t) : std::vector<std::string>{};
+  }
+  for (const auto& st : plan.staticTests) {
+    bool byName = normalizedName(st.name).find(key) != std::string::npos;
+    bool byCall = false;
+    const auto& ls = linesOf[st.file];
+    for (int l = st.line; l <= st.endLine && l <= static_cast<int>(ls.size()) && !byCall; ++l) {
+      if (l == st.line) continue;  // the test's own name line
+      byCall = std::regex_search(ls[static_cast<std::size_t>(l - 1)], call);
+    }
+    if (byName || byCall) plan.selected.push_back(st.name);
+  }
+  if (plan.hasDoctests) plan.doctestFunctions.push_back(fn);
 }
 
 }  // namespace greenlight::core::testing

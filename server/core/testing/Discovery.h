@@ -19,6 +19,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,10 +71,22 @@ struct DiscoveryRequest {
   std::string functionName;
   // Test files that exist only in the overlay (tests written from a comment's examples).
   std::vector<std::string> extraTestFiles;
+  // Environment used to resolve the toolchain (RunOptions::toolEnvironment), for adapters that
+  // must know whether the project's interpreter can run its runner.
+  std::map<std::string, std::string> toolEnvironment;
 };
 
 struct TestPlan {
   Language language = Language::Python;
+  // The adapter that owns the plan (adapters/Adapter.h): "pytest", "unittest", "python",
+  // "node", "cxx", "command"; runPlan() hands the plan back to it.
+  std::string runner;
+  std::string rootDir;          // the runner's root and working directory (pytest's rootdir); "" for the built-in harnesses
+  std::vector<std::string> runnerArgs;  // what the runner is asked to run (pytest node ids or paths, unittest names)
+  // Files the runner reads beyond the source and the tests (conftest.py, its config): their
+  // unsaved text is what it sees, and they are part of the run's fingerprint.
+  std::vector<std::string> supportFiles;
+  std::string selectionNote;    // how a FILE:LINE run chose its tests, in words ("" when it ran all of them)
   std::string sourceFile;       // the file under test (absolute, normalised)
   std::string workspaceRoot;
   bool sourceIsTestFile = false;             // PATH was a test file: it is run on its own

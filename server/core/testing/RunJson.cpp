@@ -65,6 +65,7 @@ nlohmann::ordered_json runResultToJson(const RunResult& r) {
   s["skipped"] = r.summary.skipped;
   j["summary"] = std::move(s);
   j["sandbox"] = r.verdict ? verdictToJson(*r.verdict) : nlohmann::ordered_json::object();
+  if (!r.selectionNote.empty()) j["selection"] = r.selectionNote;
   if (r.cancelled) j["cancelled"] = true;
   if (!r.error.empty()) j["error"] = r.error;
   return j;
@@ -77,8 +78,7 @@ std::string runResultToText(const RunResult& r) {
     for (const auto& rel : d.related)
       out << rel.file << ':' << rel.line << ':' << (rel.column ? rel.column : 1) << ": note: " << rel.message << '\n';
   }
-  out << r.summary.passed << " passed, " << (r.summary.failed + r.summary.errors) << " failed";
-  out << '\n';
+  out << summaryLine(r.summary) << '\n';
   return out.str();
 }
 

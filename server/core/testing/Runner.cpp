@@ -20,6 +20,7 @@
 #include "core/testing/PythonBytecode.h"
 #include "core/testing/Staging.h"
 #include "core/testing/Toolchain.h"
+#include "core/testing/adapters/Adapter.h"
 #include "core/testing/harness/Harnesses.h"
 #include "core/testing/RunnerSteps.h"
 #include "support/Log.h"
@@ -106,8 +107,6 @@ StepOutput executeStep(const sandbox::Policy& policyIn, const RunOptions& option
   return out;
 }
 
-namespace {
-
 std::optional<Tool> resolveFor(const std::string& name, const TestPlan& plan, const RunOptions& options,
                                std::string* error) {
   ToolRequest req;
@@ -116,8 +115,6 @@ std::optional<Tool> resolveFor(const std::string& name, const TestPlan& plan, co
   req.environment = options.toolEnvironment;
   return resolveTool(req, error);
 }
-
-}  // namespace
 
 void finishResult(RunResult& result, const std::optional<HarnessOutcome>& outcome, const StepOutput& step,
                   const PathMap& map) {
@@ -203,9 +200,6 @@ void finishResult(RunResult& result, const std::optional<HarnessOutcome>& outcom
   }
 }
 
-namespace {
-
-
 // The warm start for an interpreter command, built once per command: its files (acorn alone
 // is ~230 KB) are the embedded texts, the same for every run. Thread-safe.
 std::shared_ptr<const sandbox::Policy::WarmStart> warmStart(
@@ -248,237 +242,23 @@ std::pair<StepOutput, HarnessOutcome> runHarness(const sandbox::Policy& p, const
   return {std::move(step), foldEvents(stream.events)};
 }
 
-RunResult runPython(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) {
-  std::string err;
-  auto tool = resolveFor(options.config.pythonInterpreter, plan, options, &err);
-  if (!tool) {
-    result.error = "python interpreter: " + err;
-    return result;
-  }
-  nlohmann::json cfg;
-  cfg["source"] = plan.sourceIsTestFile ? "" : staging.toSandbox(plan.sourceFile);
-  std::vector<std::string> tests;
-  if (plan.sourceIsTestFile) tests.push_back(staging.toSandbox(plan.sourceFile));
-  for (const auto& t : plan.testFiles) tests.push_back(staging.toSandbox(t));
-  cfg["tests"] = tests;
-  std::vector<std::string> paths;
-  auto addPath = [&](const std::string& p) {
-    if (std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(p);
-  };
-  addPath(fs::path(staging.toSandbox(plan.sourceFile)).parent_path().string());
-  for (const auto& t : tests) addPath(fs::path(t).parent_path().string());
-  addPath(kSandboxSrc);
-  cfg["paths"] = paths;
-  cfg["same_file"] = plan.sameFileTests;
-  if (!options.doctests || !plan.hasDoctests) cfg["doctests"] = "none";
-  else if (!plan.doctestFunctions.empty()) cfg["doctests"] = plan.doctestFunctions;
-  else cfg["doctests"] = "all";
-  cfg["select"] = plan.selected;
-  cfg["budget"] = timeLimit(options);
-  std::string config = staging.addHarnessFile("config.json", cfg.dump());
-  sandbox::Policy p = basePolicy(plan, options, staging, &*tool);
-  // The harness as bytecode when this interpreter compiled it before (PythonBytecode.h); only
-  // with the real sandbox: a fake executor sees exactly one step per run.
-  const std::string harnessSource(harness::pythonHarness());
-  const std::string harnessPath = std::string(kSandboxGl) + "/python_harness.py";
-  std::optional<std::string> bytecode;
-  if (!options.executor) bytecode = pythonHarnessBytecode(*tool, harnessSource, harnessPath, p);
-  std::string harness = bytecode ? staging.addHarnessFile("python_harness.pyc", *bytecode)
-                                 : staging.addHarnessFile("python_harness.py", harnessSource);
-  const std::string python = tool->invokedAs.empty() ? tool->path : tool->invokedAs;
-  p.argv = {python, "-B", harness, config};
-  p.profile = sandbox::Profile::Python;
-  p.env.insert(p.env.end(), {"PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8",
-                             "PYTHONNOUSERSITE=1"});
-  if (options.warm && !options.executor) {
-    // The interpreter starts ahead with the same flags and environment and loads the harness
-    // from its source (python_warm.py, beside it in /work/.gl before the run).
-    p.warm = warmStart({python, "-B", std::string(kSandboxGl) + "/python_warm.py"},
-                       {{".gl/python_harness.py", harness::pythonHarness()}, {".gl/python_warm.py", harness::pythonWarm()}});
-  }
-  const PathMap& map = staging.pathMap();
-  auto [step, outcome] = runHarness(p, options, map, result);
-  if (options.prepareOnly) return result;
-  finishResult(result, outcome, step, map);
-  return result;
-}
-
-RunResult runNode(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) {
-  std::string err;
-  auto tool = resolveFor(options.config.nodePath, plan, options, &err);
-  if (!tool) {
-    result.error = "node: " + err;
-    return result;
-  }
-  nlohmann::json cfg;
-  cfg["source"] = staging.toSandbox(plan.sourceFile);
-  std::vector<std::string> tests;
-  if (plan.sourceIsTestFile) tests.push_back(staging.toSandbox(plan.sourceFile));
-  for (const auto& t : plan.testFiles) tests.push_back(staging.toSandbox(t));
-  cfg["tests"] = tests;
-  cfg["select"] = plan.selected;
-  cfg["budget"] = timeLimit(options);
-  std::string harness = staging.addHarnessFile("node_harness.js", harness::nodeHarness());
-  std::string reporter = staging.addHarnessFile("node_reporter.mjs", harness::nodeReporter());
-  // Beside the harness, which requires them to rewrite the test files' asserts.
-  staging.addHarnessFile("node_rewrite.js", harness::nodeRewriter());
-  staging.addHarnessFile("acorn.js", harness::acornParser());
-  std::string config = staging.addHarnessFile("config.json", cfg.dump());
-  sandbox::Policy p = basePolicy(plan, options, staging, &*tool);
-  p.argv = {tool->path, "--test-reporter=" + reporter, "--test-reporter-destination=stdout"};
-  if (!plan.selected.empty()) {
-    std::string pattern = "^(";
-    for (std::size_t i = 0; i < plan.selected.size(); ++i) {
-      if (i) pattern += "|";
-      pattern += std::regex_replace(plan.selected[i], std::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\/])"), "\\$&");
-    }
-    pattern += ")$";
-    p.argv.push_back("--test-name-pattern=" + pattern);
-  }
-  p.argv.push_back(harness);
-  p.argv.push_back(config);
-  p.profile = sandbox::Profile::Node;
-  // Bare requires of packages from the workspace's node_modules directories.
-  std::string nodePath;
-  std::error_code ec;
-  for (fs::path dir = fs::path(plan.sourceFile).parent_path();; dir = dir.parent_path()) {
-    if (fs::is_directory(dir / "node_modules", ec)) nodePath += (nodePath.empty() ? "" : ":") + (dir / "node_modules").string();
-    if (dir.string() == plan.workspaceRoot || dir == dir.parent_path()) break;
-  }
-  if (!nodePath.empty()) p.env.push_back("NODE_PATH=" + nodePath);
-  p.env.push_back("NODE_OPTIONS=");
-  p.env.push_back("NO_COLOR=1");
-  // node reads --test-name-pattern when node:test loads, so a run with a selection is not one
-  // an interpreter started ahead could serve: it runs cold.
-  if (options.warm && !options.executor && plan.selected.empty()) {
-    p.warm = warmStart({p.argv[0], p.argv[1], p.argv[2], std::string(kSandboxGl) + "/node_warm.js"},
-                       {{".gl/node_rewrite.js", harness::nodeRewriter()},
-                        {".gl/acorn.js", harness::acornParser()},
-                        {".gl/node_reporter.mjs", harness::nodeReporter()},
-                        {".gl/node_warm.js", harness::nodeWarm()}});
-  }
-  const PathMap& map = staging.pathMap();
-  auto [step, outcome] = runHarness(p, options, map, result);
-  if (options.prepareOnly) return result;
-  // A SyntaxError while loading a file is a compile error at its location.
-  for (auto& r : outcome.results) {
-    if (r.kind == FailureKind::Exception && r.message.rfind("SyntaxError", 0) == 0) r.kind = FailureKind::Compile;
-  }
-  finishResult(result, outcome, step, map);
-  return result;
-}
-
-RunResult runCommand(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) {
-  if (plan.command.empty()) {
-    result.error = "tests.command is empty";
-    return result;
-  }
-  // The command sees the staged copy (unsaved text included): {file}/{dir} point into /work/src.
-  std::vector<std::string> argv;
-  const std::string hostFile = plan.sourceFile, hostDir = fs::path(plan.sourceFile).parent_path().string();
-  const std::string sbFile = staging.toSandbox(hostFile), sbDir = fs::path(sbFile).parent_path().string();
-  for (auto a : plan.command) {
-    for (auto [from, to] : {std::pair{hostFile, sbFile}, std::pair{hostDir, sbDir}}) {
-      for (std::size_t pos = 0; (pos = a.find(from, pos)) != std::string::npos; pos += to.size()) a.replace(pos, from.size(), to);
-    }
-    argv.push_back(a);
-  }
-  std::string err;
-  std::optional<Tool> tool;
-  if (!argv.empty() && argv[0].find('/') == std::string::npos) {
-    tool = resolveFor(argv[0], plan, options, &err);
-    if (!tool) {
-      result.error = "tests.command: " + err;
-      return result;
-    }
-    argv[0] = tool->path;
-  }
-  sandbox::Policy p = basePolicy(plan, options, staging, tool ? &*tool : nullptr);
-  p.argv = argv;
-  p.workdir = sbDir;
-  p.profile = sandbox::Profile::Auto;
-  auto step = executeStep(p, options, nullptr);
-  step.stdoutRest = step.stdoutText;
-  step.stderrRest = step.stderrText;
-  result.verdict = step.verdict;
-  result.stdoutText = capText(step.stdoutText, 16384);
-  result.stderrText = capText(step.stderrText, 16384);
-  const PathMap& map = staging.pathMap();
-  TestResult t;
-  t.name = fs::path(plan.command[0]).filename().string();
-  t.file = plan.sourceFile;
-  t.line = 1;
-  const auto& v = step.verdict;
-  if (v.cancelled) {
-    result.cancelled = true;
-    return result;
-  }
-  if (v.status == sandbox::Status::Ok) {
-    t.status = TestStatus::Passed;
-  } else if (v.status == sandbox::Status::ExitNonzero || v.status == sandbox::Status::Signaled) {
-    t.status = TestStatus::Failed;
-    t.kind = FailureKind::Assertion;
-    auto locs = parseGenericLocations(step.stdoutText + "\n" + step.stderrText);
-    for (auto& l : locs) {
-      std::string f = l.file;
-      if (!f.empty() && f[0] != '/') f = (fs::path(sbDir) / f).lexically_normal().string();
-      l.file = map.toHost(f);
-      if (!fs::exists(l.file)) continue;
-      result.compilerMessages.push_back(l);
-    }
-    if (!result.compilerMessages.empty()) {
-      // The test's message is the first error the command reported (else its first line).
-      const CompilerMessage* first = &result.compilerMessages.front();
-      for (const auto& m : result.compilerMessages) {
-        if (m.severity == "error" || m.severity == "fatal error") {
-          first = &m;
-          break;
-        }
-      }
-      t.message = first->message;
-      if (first->code == "compile-error") t.kind = FailureKind::Compile;
-      t.frames.push_back({first->file, first->line, first->column, ""});
-    } else {
-      t.message = v.status == sandbox::Status::Signaled ? "killed by signal " + std::to_string(v.signal)
-                                                          : "exited with code " + std::to_string(v.exitCode);
-    }
-    t.output = capText(step.stdoutText + step.stderrText, 8192);
-  } else {
-    std::optional<HarnessOutcome> none;
-    HarnessOutcome o;
-    o.running = t;
-    finishResult(result, o, step, map);
-    return result;
-  }
-  if (options.onTestResult) options.onTestResult(t);
-  result.tests.push_back(std::move(t));
-  return result;
-}
-
-}  // namespace
-
 RunResult runPlan(const TestPlan& plan, const RunOptions& options) {
   RunResult result;
   result.file = plan.sourceFile;
   result.language = plan.language;
   result.files.push_back(plan.sourceFile);
   for (const auto& t : plan.testFiles) result.files.push_back(t);
-  // Only the interpreters' runs can be prepared (a C++ run's first step is its compile).
-  if (options.prepareOnly && plan.language != Language::Python && plan.language != Language::JavaScript) return result;
-  Staging staging;
-  std::string err;
-  if (!staging.prepare(plan, options.overlay, &err)) {
-    result.error = err;
+  const RunnerAdapter* adapter = adapterNamed(plan.runner.empty() ? defaultRunner(plan.language) : plan.runner);
+  if (!adapter) {
+    result.error = "no test runner named '" + plan.runner + "'";
     return result;
   }
-  switch (plan.language) {
-    case Language::Python: result = runPython(plan, options, staging, std::move(result)); break;
-    case Language::JavaScript: result = runNode(plan, options, staging, std::move(result)); break;
-    case Language::Cxx: result = runCxx(plan, options, staging, std::move(result)); break;
-    case Language::Command: result = runCommand(plan, options, staging, std::move(result)); break;
-  }
+  if (options.prepareOnly && !adapter->preparable()) return result;
+  Staging staging;
+  result = adapter->run(plan, options, staging, std::move(result));
   if (options.prepareOnly) return result;
   result.summary = summarize(result.tests);
+  result.selectionNote = plan.selectionNote;
   // Functions under test: the one at LINE, else none (buildDiagnostics finds callees itself).
   DiagnosticContext ctx;
   ctx.sourceFile = plan.sourceFile;
@@ -488,6 +268,16 @@ RunResult runPlan(const TestPlan& plan, const RunOptions& options) {
   for (const auto& [f, t] : staging.stagedTexts()) ctx.texts[f] = t;
   result.diagnostics = buildDiagnostics(result, ctx);
   return result;
+}
+
+std::string_view defaultRunner(Language language) {
+  switch (language) {
+    case Language::Python: return "python";
+    case Language::JavaScript: return "node";
+    case Language::Cxx: return "cxx";
+    case Language::Command: return "command";
+  }
+  return "command";
 }
 
 std::string runFingerprint(const TestPlan& plan, const RunOptions& options) {
@@ -500,6 +290,9 @@ std::string runFingerprint(const TestPlan& plan, const RunOptions& options) {
   j["command"] = plan.command;
   j["sameFile"] = plan.sameFileTests;
   j["framework"] = plan.framework;
+  j["runner"] = plan.runner;
+  j["rootDir"] = plan.rootDir;
+  j["runnerArgs"] = plan.runnerArgs;
   j["withDoctests"] = options.doctests;
   j["timeout"] = timeLimit(options);
   j["sandbox"] = configToJson(options.config)["sandbox"];
@@ -517,6 +310,7 @@ std::string runFingerprint(const TestPlan& plan, const RunOptions& options) {
   // Texts: every staged file of the plan, read through the overlay (unsaved text counts).
   std::vector<std::string> files = {plan.sourceFile};
   files.insert(files.end(), plan.testFiles.begin(), plan.testFiles.end());
+  files.insert(files.end(), plan.supportFiles.begin(), plan.supportFiles.end());
   std::hash<std::string> h;
   for (const auto& f : files) {
     auto text = readSource(f, options.overlay);

@@ -51,7 +51,12 @@ struct RunOptions {
   std::map<std::string, std::string> toolEnvironment;
 };
 
+// Hands the plan to its adapter (TestPlan::runner; empty: the language's built-in harness),
+// then summarises and builds the diagnostics.
 RunResult runPlan(const TestPlan& plan, const RunOptions& options);
+
+// The built-in harness of a language: "python", "node", "cxx", "command".
+std::string_view defaultRunner(Language language);
 
 // The fingerprint of everything that decides a run's outcome: texts of the files it stages,
 // the plan, the settings that reach the sandbox and the resolved toolchain. Equal keys mean an

@@ -3,8 +3,11 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +36,19 @@ StepOutput executeStep(const sandbox::Policy& policy, const RunOptions& options,
 // memory, sandbox refusal...) for the test that was running.
 void finishResult(RunResult& result, const std::optional<HarnessOutcome>& outcome, const StepOutput& step,
                   const PathMap& map);
+
+// The toolchain a configured name stands for, in the plan's workspace.
+std::optional<Tool> resolveFor(const std::string& name, const TestPlan& plan, const RunOptions& options,
+                               std::string* error);
+// The warm start for an interpreter command, built once per command: `files` go into /work
+// (relative paths), the same for every run. Thread-safe.
+std::shared_ptr<const sandbox::Policy::WarmStart> warmStart(
+    const std::vector<std::string>& argv, std::initializer_list<std::pair<const char*, std::string_view>> files);
+// Runs a harness that streams EVENTS.md lines: forwards each finished test as it arrives (paths
+// mapped), then records the verdict and the output that was not events into `result`. With
+// options.prepareOnly it only readies a spare of the policy's shape.
+std::pair<StepOutput, HarnessOutcome> runHarness(const sandbox::Policy& p, const RunOptions& options,
+                                                 const PathMap& map, RunResult& result);
 
 RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result);
 

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 
 namespace greenlight::core::testing {
@@ -152,6 +153,46 @@ bool Staging::prepare(const TestPlan& plan, const OverlayProvider& overlay, std:
   }
   std::error_code ec;
   fs::create_directories(root_ + "/.gl", ec);
+  return true;
+}
+
+bool Staging::prepareInPlace(const TestPlan& plan, const OverlayProvider& overlay, std::string* error) {
+  root_ = makeStagingRoot(error);
+  if (root_.empty()) return false;
+  std::error_code ec;
+  fs::create_directories(root_ + "/.gl", ec);
+  std::vector<std::string> files = {plan.sourceFile};
+  files.insert(files.end(), plan.testFiles.begin(), plan.testFiles.end());
+  const std::size_t tracked = files.size();  // the source and the tests: their texts feed the diagnostics
+  files.insert(files.end(), plan.supportFiles.begin(), plan.supportFiles.end());
+  std::set<std::string> done;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::string& path = files[i];
+    if (!done.insert(path).second) continue;
+    std::optional<std::string> unsaved = overlay ? overlay(path) : std::nullopt;
+    std::optional<std::string> disk = readSource(path, nullptr);
+    if (!unsaved && !disk) {
+      if (i < tracked) {
+        *error = path + ": cannot read the file";
+        return false;
+      }
+      continue;
+    }
+    if (unsaved && unsaved != disk) {
+      if (!disk) {
+        *error = path + ": the file exists only in the editor; save it to run the project's tests on it";
+        return false;
+      }
+      const std::string copy = root_ + "/.overlay/" + std::to_string(binds_.size()) + "-" + fs::path(path).filename().string();
+      if (!writeFile(copy, *unsaved)) {
+        *error = "staging " + path + ": cannot write " + copy;
+        return false;
+      }
+      binds_.emplace_back(copy, path);
+    }
+    if (i < tracked) texts_.emplace_back(path, unsaved ? *unsaved : *disk);
+  }
+  base_ = commonDirectory(std::vector<std::string>(files.begin(), files.begin() + static_cast<long>(tracked)));
   return true;
 }
 

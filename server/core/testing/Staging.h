@@ -24,6 +24,14 @@ class Staging {
   // Creates the scratch tree for `plan`: copies the source and test files (overlay first) and
   // the same-language files under their common directory. False + `error` on failure.
   bool prepare(const TestPlan& plan, const OverlayProvider& overlay, std::string* error);
+  // In place, for the project runners (pytest, unittest): nothing is copied; the project is
+  // bound read-only at its own path (Runner.h), and each file of the plan (source, tests,
+  // supportFiles) whose text differs from the disk (unsaved text, a candidate) gets a private
+  // copy that is bind-mounted over its own path (overlayBinds), so every import — relative,
+  // through a src/ layout, an editable install — reads it. Paths need no mapping.
+  bool prepareInPlace(const TestPlan& plan, const OverlayProvider& overlay, std::string* error);
+  // host copy -> the path it covers inside the sandbox
+  const std::vector<std::pair<std::string, std::string>>& overlayBinds() const { return binds_; }
   // Writes a harness file into /work/.gl; returns its sandbox path.
   std::string addHarnessFile(const std::string& name, std::string_view content);
   // A private host directory for outputs (C++ binaries), created on first use.
@@ -40,6 +48,7 @@ class Staging {
   std::string root_, base_, out_;
   PathMap map_;
   std::vector<std::pair<std::string, std::string>> texts_;
+  std::vector<std::pair<std::string, std::string>> binds_;
 };
 
 // The common directory of `files`, kept inside `root` when they all are.

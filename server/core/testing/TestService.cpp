@@ -147,7 +147,8 @@ RunOutcome TestService::runNow(RunRequest request) {
 namespace {
 
 // What discovery needs of a run request; `request` must outlive the result (config by pointer).
-DiscoveryRequest discoveryFor(const RunRequest& request, const std::string& path) {
+DiscoveryRequest discoveryFor(const RunRequest& request, const std::string& path,
+                              const std::map<std::string, std::string>& toolEnvironment) {
   DiscoveryRequest dr;
   dr.path = path;
   dr.line = request.line;
@@ -156,6 +157,7 @@ DiscoveryRequest discoveryFor(const RunRequest& request, const std::string& path
   dr.overlay = request.overlay;
   dr.functionName = request.functionName;
   dr.extraTestFiles = request.extraTestFiles;
+  dr.toolEnvironment = toolEnvironment;
   return dr;
 }
 
@@ -164,17 +166,31 @@ DiscoveryRequest discoveryFor(const RunRequest& request, const std::string& path
 void TestService::prepare(RunRequest request) {
   if (options_.executor) return;
   std::string error;
-  auto plan = discoverTests(discoveryFor(request, normalisedPath(request.path)), &error);
+  auto plan = discoverTests(discoveryFor(request, normalisedPath(request.path), options_.toolEnvironment), &error);
   if (!plan || plan->empty()) return;
   RunOptions ro;
   ro.config = request.config;
   ro.overlay = request.overlay;
-  ro.timeoutSeconds = request.timeoutSeconds;
+  ro.timeoutSeconds = fittedTimeLimit(request, *plan);
   ro.doctests = request.doctests;
   ro.toolEnvironment = options_.toolEnvironment;
   ro.warm = request.config.sandbox.warmInterpreters;
   ro.prepareOnly = true;
   runPlan(*plan, ro);
+}
+
+double TestService::fittedTimeLimit(const RunRequest& request, const TestPlan& plan) const {
+  if (request.timeoutSeconds > 0) return request.timeoutSeconds;
+  const auto& sandbox = request.config.sandbox;
+  // A function's tests, or a fixed limit: the configured seconds.
+  if (!sandbox.timeLimitAuto || plan.function) return sandbox.timeLimitSeconds;
+  // A whole file: room for the suite as it ran last time.
+  double last = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = lastWholeRunSeconds_.find(plan.sourceFile + "\n" + plan.runner); it != lastWholeRunSeconds_.end()) last = it->second;
+  }
+  return std::max(30.0, 3 * last);
 }
 
 RunOutcome TestService::execute(Job& job) {
@@ -187,7 +203,7 @@ RunOutcome TestService::execute(Job& job) {
     return outcome;
   }
   std::string error;
-  auto plan = discoverTests(discoveryFor(req, job.key), &error);
+  auto plan = discoverTests(discoveryFor(req, job.key, options_.toolEnvironment), &error);
   if (!plan) {
     outcome.result.error = error;
     return outcome;
@@ -204,7 +220,7 @@ RunOutcome TestService::execute(Job& job) {
   RunOptions ro;
   ro.config = req.config;
   ro.overlay = req.overlay;
-  ro.timeoutSeconds = req.timeoutSeconds;
+  ro.timeoutSeconds = fittedTimeLimit(req, *plan);
   ro.cancelFd = token.fd();
   ro.doctests = req.doctests;
   ro.executor = options_.executor;
@@ -227,6 +243,10 @@ RunOutcome TestService::execute(Job& job) {
   }
   outcome.result = runPlan(*plan, ro);
   if (token.isCancelled()) outcome.result.cancelled = true;
+  if (!plan->function && outcome.result.verdict && !outcome.result.cancelled) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    lastWholeRunSeconds_[plan->sourceFile + "\n" + plan->runner] = outcome.result.verdict->wallMs / 1000.0;
+  }
   if (!outcome.result.cancelled && outcome.result.error.empty()) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (cache_.emplace(key, outcome.result).second) cacheOrder_.push_back(key);

@@ -117,6 +117,8 @@ class TestService {
   struct Job;
   void workerLoop();
   RunOutcome execute(Job& job);
+  // The time limit of a run of `plan` (sandbox.timeLimitSeconds null: fitted to the suite).
+  double fittedTimeLimit(const RunRequest& request, const TestPlan& plan) const;
   void finish(Job& job, RunOutcome outcome);
 
   Options options_;
@@ -129,6 +131,8 @@ class TestService {
   std::vector<std::thread> workers_;
   bool stopping_ = false;
   std::uint64_t nextId_ = 1;
+  // The last whole-file run's duration per (file, runner), for the fitted time limit.
+  std::map<std::string, double> lastWholeRunSeconds_;
 };
 
 }  // namespace greenlight::core::testing

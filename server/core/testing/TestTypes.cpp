@@ -50,4 +50,10 @@ Summary summarize(const std::vector<TestResult>& tests) {
   return s;
 }
 
+std::string summaryLine(const Summary& s) {
+  std::string out = std::to_string(s.passed) + " passed, " + std::to_string(s.failed + s.errors) + " failed";
+  if (s.skipped) out += ", " + std::to_string(s.skipped) + " skipped";
+  return out;
+}
+
 }  // namespace greenlight::core::testing

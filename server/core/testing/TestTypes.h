@@ -139,11 +139,19 @@ struct RunResult {
   std::string stdoutText, stderrText;
   // The run could not be performed (no interpreter, unreadable file...): the CLI exits 2.
   std::string error;
+  // How a FILE:LINE run chose its tests, in words (TestPlan::selectionNote); "" when it ran all.
+  std::string selectionNote;
   // Files whose diagnostics this run owns (source + test files): a new run replaces them all,
   // so the LSP publishes an empty list for those of them without diagnostics.
   std::vector<std::string> files;
 };
 
 Summary summarize(const std::vector<TestResult>& tests);
+
+// "N passed, M failed" (errors count as failed), then ", K skipped" when any was: the last line
+// of `greenlight run` (DESIGN.md).
+std::string summaryLine(const Summary& summary);
+// Whether any test ran (passed, failed or errored): a run of nothing but skips ran nothing.
+inline bool anyTestRan(const Summary& s) { return s.passed + s.failed + s.errors > 0; }
 
 }  // namespace greenlight::core::testing

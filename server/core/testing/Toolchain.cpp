@@ -168,6 +168,14 @@ std::optional<Tool> resolveUncached(const ToolRequest& req, std::string* error) 
     }
     found = p.lexically_normal().string();
     tool.via = "absolute";
+    // A venv's interpreter named by its path: the venv itself must be bound (its python is a
+    // symlink out of it, its site-packages are in it).
+    fs::path venv = fs::path(found).parent_path().parent_path();
+    std::error_code ec;
+    if (fs::exists(venv / "pyvenv.cfg", ec)) {
+      addPrefix(tool, realPath(venv.string()));
+      tool.environment.push_back("VIRTUAL_ENV=" + realPath(venv.string()));
+    }
   }
   const bool isPython = name.rfind("python", 0) == 0;
   if (found.empty() && isPython) {

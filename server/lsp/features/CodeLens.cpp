@@ -47,9 +47,11 @@ protocol::CodeLens lens(int line0, const std::string& title, const std::string& 
   return l;
 }
 
-std::string statusTitle(int passed, int failed) {
-  if (failed > 0) return "✘ " + std::to_string(failed) + " failed" + (passed ? ", " + std::to_string(passed) + " passed" : "");
-  return "✔ " + std::to_string(passed) + " passed";
+std::string statusTitle(int passed, int failed, int skipped) {
+  const std::string skips = skipped ? ", " + std::to_string(skipped) + " skipped" : "";
+  if (failed > 0) return "✘ " + std::to_string(failed) + " failed" + (passed ? ", " + std::to_string(passed) + " passed" : "") + skips;
+  if (passed == 0) return "⊘ " + std::to_string(skipped) + " skipped";  // nothing ran: never a green tick
+  return "✔ " + std::to_string(passed) + " passed" + skips;
 }
 
 // Which tests exercise `name`: the test's name contains it, or its body calls it.
@@ -106,14 +108,16 @@ std::vector<protocol::CodeLens> computeLenses(const std::string& uri, const std:
   }
   auto status = [&](const std::vector<std::string>& names, int line0) {
     if (!results) return;
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, skipped = 0;
     for (const auto& n : names) {
       auto it = results->find(n);
       if (it == results->end()) continue;
       if (it->second == ct::TestStatus::Passed) ++passed;
-      else if (it->second != ct::TestStatus::Skipped) ++failed;
+      else if (it->second == ct::TestStatus::Skipped) ++skipped;
+      else ++failed;
     }
-    if (passed + failed > 0) out.push_back(lens(line0, statusTitle(passed, failed), "greenlight.runTests", args(line0)));
+    if (passed + failed + skipped > 0)
+      out.push_back(lens(line0, statusTitle(passed, failed, skipped), "greenlight.runTests", args(line0)));
   };
   // Test functions written in this file (a test file, or Python tests beside the code).
   for (const auto& t : plan->staticTests) {

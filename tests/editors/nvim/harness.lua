@@ -144,9 +144,8 @@ function H.run(seconds, fn)
   end
 end
 
--- Checks that `bin lsp` answers initialize before the real test starts, so a server that is
--- not built yet is a clear SKIP and a broken one a clear FAIL (with its stderr), instead of a
--- client that silently never attaches.
+-- Checks that `bin lsp` answers initialize before the real test starts, so a broken server is
+-- a clear FAIL (with its stderr), instead of a client that silently never attaches.
 function H.probe_server(bin, timeout_ms)
   timeout_ms = H.scaled(timeout_ms or 10000)
   local stdout, stderr, exited, code = '', '', false, nil
@@ -173,10 +172,6 @@ function H.probe_server(bin, timeout_ms)
     return
   end
   if not exited then vim.fn.jobstop(job) end
-  if exited and stderr:find('not built yet', 1, true) then
-    H.skip(string.format('%s lsp is still the placeholder (exit %s: %s); the LSP server is not built yet',
-      bin, tostring(code), vim.trim(stderr)))
-  end
   if not answered then
     H.fail(string.format('%s lsp did not answer initialize within %d ms; stderr: %s', bin, timeout_ms, stderr))
   end

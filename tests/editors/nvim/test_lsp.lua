@@ -78,9 +78,7 @@ H.run(60, function()
   want(type(caps.codeActionProvider) == 'table', 'codeActionProvider is not an object: ' .. vim.inspect(caps.codeActionProvider))
   want(cap.resolveProvider == true, 'codeActionProvider.resolveProvider is not true')
   local kinds = cap.codeActionKinds or {}
-  -- generate/fix (refactor.rewrite.greenlight, quickfix) arrive with the generation pipeline;
-  -- until then the server must not advertise what it cannot do.
-  for _, kind in ipairs({ 'source.greenlight.runTests' }) do
+  for _, kind in ipairs({ 'source.greenlight.runTests', 'refactor.rewrite.greenlight', 'quickfix' }) do
     want(vim.tbl_contains(kinds, kind), 'codeActionKinds lacks ' .. kind .. ' (has ' .. vim.inspect(kinds) .. ')')
   end
   local commands = (caps.executeCommandProvider or {}).commands or {}
@@ -118,8 +116,24 @@ H.run(60, function()
   H.eq(again, resolved, 'resolving the resolved action')
 
   H.step('incremental edits keep the server in step')
-  vim.api.nvim_buf_set_lines(bufnr, 0, 0, false, { '# header', '' })
+  -- What the server offers here depends on its copy of the text: the stub's generate action
+  -- names the function on that line. A server whose copy drifted (a change lost, applied at
+  -- the wrong place, or inserted without removing what it replaced) names another function,
+  -- or offers it on another line, or not at all.
+  local function generate_titles(line)
+    return titles(request(client, 'textDocument/codeAction', {
+      textDocument = { uri = uri },
+      range = { start = { line = line, character = 0 }, ['end'] = { line = line, character = 0 } },
+      context = { diagnostics = {}, only = { 'refactor.rewrite.greenlight' } },
+    }, bufnr))
+  end
+  H.eq(generate_titles(6), { 'Implement mul() stub, verified by tests' }, 'before the edits, line 7')
+  vim.api.nvim_buf_set_lines(bufnr, 0, 0, false, { '# header', '' })  -- lines inserted above
+  vim.api.nvim_buf_set_text(bufnr, 8, 4, 8, 7, { 'times' })  -- a range inside a line replaced
+  H.eq(vim.api.nvim_buf_get_lines(bufnr, 8, 9, false), { 'def times(a, b):' }, 'the edited line 9')
   vim.wait(300)
+  H.eq(generate_titles(8), { 'Implement times() stub, verified by tests' }, 'after the edits, line 9')
+  H.eq(generate_titles(6), {}, 'after the edits, line 7 (blank now)')
   local shifted = request(client, 'textDocument/codeAction', {
     textDocument = { uri = uri },
     range = { start = { line = 4, character = 4 }, ['end'] = { line = 4, character = 4 } },

@@ -684,7 +684,8 @@ def _collect(runner, mod, path, own_tests):
                         return result.outcome
                     runner.run("%s.%s" % (name, meth), path, _line_of(fn), case)
             elif name.startswith("Test") and "__init__" not in vars(obj):
-                for meth in sorted(m for m in vars(obj) if m.startswith("test")):
+                # Inherited test methods count too (pytest collects them from the base class).
+                for meth in sorted(m for m in dir(obj) if m.startswith("test")):
                     fn = getattr(obj, meth)
                     if not callable(fn):
                         continue
@@ -800,7 +801,8 @@ def _doctests(runner, mod, path, which):
             return dr.outcome or {"status": "passed", "message": ""}
         name = "doctest:" + short
         line = (test.lineno or 0) + 1
-        if runner.selected and not runner.wanted(name):
+        # Narrowed to a function, its own doctest runs whatever the selected tests are called.
+        if which == "all" and runner.selected and not runner.wanted(name):
             if short.split(".")[-1] not in runner.selected:
                 continue
         saved = runner.selected

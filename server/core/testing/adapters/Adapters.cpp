@@ -1,0 +1,28 @@
+#include "core/testing/adapters/Adapter.h"
+
+namespace greenlight::core::testing {
+
+const RunnerAdapter& pytestAdapter();
+const RunnerAdapter& unittestAdapter();
+const RunnerAdapter& pythonHarnessAdapter();
+const RunnerAdapter& nodeHarnessAdapter();
+const RunnerAdapter& cxxSingleFileAdapter();
+const RunnerAdapter& commandAdapter();
+
+const std::vector<const RunnerAdapter*>& adapters() {
+  // The project's own runner first, the built-in harness of each language last.
+  static const std::vector<const RunnerAdapter*> all = {
+      &pytestAdapter(),     &unittestAdapter(),       &pythonHarnessAdapter(),
+      &nodeHarnessAdapter(), &cxxSingleFileAdapter(), &commandAdapter(),
+  };
+  return all;
+}
+
+const RunnerAdapter* adapterNamed(std::string_view name) {
+  for (const RunnerAdapter* a : adapters()) {
+    if (a->name() == name) return a;
+  }
+  return nullptr;
+}
+
+}  // namespace greenlight::core::testing

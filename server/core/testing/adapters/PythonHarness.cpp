@@ -1,0 +1,114 @@
+// The built-in Python harness (harness/python_harness.py): test_* functions, unittest.TestCase
+// classes and docstring examples of the file and the test files beside it, for projects that
+// have no test runner of their own (or whose interpreter cannot import it). Files are staged as
+// copies under /work/src (Runner.h).
+#include <algorithm>
+#include <filesystem>
+
+#include "core/testing/PythonBytecode.h"
+#include "core/testing/RunnerSteps.h"
+#include "core/testing/adapters/Adapter.h"
+#include "core/testing/harness/Harnesses.h"
+
+namespace greenlight::core::testing {
+namespace fs = std::filesystem;
+
+namespace {
+
+RunResult runPythonHarness(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) {
+  std::string err;
+  auto tool = resolveFor(options.config.pythonInterpreter, plan, options, &err);
+  if (!tool) {
+    result.error = "python interpreter: " + err;
+    return result;
+  }
+  nlohmann::json cfg;
+  cfg["source"] = plan.sourceIsTestFile ? "" : staging.toSandbox(plan.sourceFile);
+  std::vector<std::string> tests;
+  if (plan.sourceIsTestFile) tests.push_back(staging.toSandbox(plan.sourceFile));
+  for (const auto& t : plan.testFiles) tests.push_back(staging.toSandbox(t));
+  cfg["tests"] = tests;
+  std::vector<std::string> paths;
+  auto addPath = [&](const std::string& p) {
+    if (std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(p);
+  };
+  addPath(fs::path(staging.toSandbox(plan.sourceFile)).parent_path().string());
+  for (const auto& t : tests) addPath(fs::path(t).parent_path().string());
+  addPath(kSandboxSrc);
+  cfg["paths"] = paths;
+  cfg["same_file"] = plan.sameFileTests;
+  if (!options.doctests || !plan.hasDoctests) cfg["doctests"] = "none";
+  else if (!plan.doctestFunctions.empty()) cfg["doctests"] = plan.doctestFunctions;
+  else cfg["doctests"] = "all";
+  cfg["select"] = plan.selected;
+  cfg["budget"] = timeLimit(options);
+  std::string config = staging.addHarnessFile("config.json", cfg.dump());
+  sandbox::Policy p = basePolicy(plan, options, staging, &*tool);
+  // The harness as bytecode when this interpreter compiled it before (PythonBytecode.h); only
+  // with the real sandbox: a fake executor sees exactly one step per run.
+  const std::string harnessSource(harness::pythonHarness());
+  const std::string harnessPath = std::string(kSandboxGl) + "/python_harness.py";
+  std::optional<std::string> bytecode;
+  if (!options.executor) bytecode = pythonHarnessBytecode(*tool, harnessSource, harnessPath, p);
+  std::string harness = bytecode ? staging.addHarnessFile("python_harness.pyc", *bytecode)
+                                 : staging.addHarnessFile("python_harness.py", harnessSource);
+  const std::string python = tool->invokedAs.empty() ? tool->path : tool->invokedAs;
+  p.argv = {python, "-B", harness, config};
+  p.profile = sandbox::Profile::Python;
+  p.env.insert(p.env.end(), {"PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8",
+                             "PYTHONNOUSERSITE=1"});
+  if (options.warm && !options.executor) {
+    // The interpreter starts ahead with the same flags and environment and loads the harness
+    // from its source (python_warm.py, beside it in /work/.gl before the run).
+    p.warm = warmStart({python, "-B", std::string(kSandboxGl) + "/python_warm.py"},
+                       {{".gl/python_harness.py", harness::pythonHarness()}, {".gl/python_warm.py", harness::pythonWarm()}});
+  }
+  const PathMap& map = staging.pathMap();
+  auto [step, outcome] = runHarness(p, options, map, result);
+  if (options.prepareOnly) return result;
+  finishResult(result, outcome, step, map);
+  return result;
+}
+
+
+class PythonHarnessAdapter final : public RunnerAdapter {
+ public:
+  std::string_view name() const override { return "python"; }
+  bool handles(Language language) const override { return language == Language::Python; }
+  std::optional<TestPlan> discover(const DiscoveryContext& ctx, std::string*) const override { return builtinDiscovery(ctx); }
+  RunResult run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const override {
+    std::string error;
+    if (!staging.prepare(plan, options.overlay, &error)) {
+      result.error = error;
+      return result;
+    }
+    result = runPythonHarness(plan, options, staging, std::move(result));
+    // The harness names tests as pytest would address them: give them the same ids (file
+    // relative to the workspace, then the class and function), so the editors and comparisons
+    // see one scheme whichever runner ran them.
+    for (auto& t : result.tests) {
+      if (!t.id.empty() || t.file.empty()) continue;
+      std::string rel = fs::path(t.file).lexically_relative(plan.workspaceRoot).string();
+      if (rel.empty() || rel.rfind("..", 0) == 0) rel = t.file;
+      std::string qualified;
+      for (char c : t.name) {
+        if (c == '.' && t.name.rfind("doctest:", 0) != 0) qualified += "::";
+        else qualified += c;
+      }
+      t.id = rel + "::" + qualified;
+      const auto cls = qualified.rfind("::");
+      t.parent = cls == std::string::npos ? rel : rel + "::" + qualified.substr(0, cls);
+    }
+    return result;
+  }
+  bool preparable() const override { return true; }
+};
+
+}  // namespace
+
+const RunnerAdapter& pythonHarnessAdapter() {
+  static const PythonHarnessAdapter adapter;
+  return adapter;
+}
+
+}  // namespace greenlight::core::testing

@@ -1,0 +1,161 @@
+// unittest, run as `python -m unittest` runs it: a Python project whose tests use unittest
+// (TestCase classes, load_tests) and that does not use pytest. greenlight's runner
+// (harness/unittest_runner.py, `python -m greenlight_unittest`) is unittest's own TestProgram
+// and TextTestRunner with a TestResult that reports per test (EVENTS.md): discovery and the
+// load_tests protocol are unittest's, so the doctests a module adds through load_tests run.
+//
+// The steps of a run are the pytest adapter's: stage in place, the runner and its config into
+// /work/.gl, workdir = the project root, run, fold the events.
+#include <algorithm>
+#include <filesystem>
+
+#include "core/testing/RunnerSteps.h"
+#include "core/testing/adapters/Adapter.h"
+#include "core/testing/adapters/PythonProject.h"
+#include "core/testing/harness/Harnesses.h"
+
+namespace greenlight::core::testing {
+namespace fs = std::filesystem;
+
+namespace {
+
+// tests/test_x.py under `root` -> "tests.test_x".
+std::string dottedName(const std::string& file, const std::string& root) {
+  fs::path rel = fs::path(file).lexically_relative(root);
+  std::string out;
+  for (const auto& part : rel.parent_path()) out += part.string() + ".";
+  return out + rel.stem().string();
+}
+
+class UnittestAdapter final : public RunnerAdapter {
+ public:
+  std::string_view name() const override { return "unittest"; }
+  bool handles(Language language) const override { return language == Language::Python; }
+
+  std::optional<TestPlan> discover(const DiscoveryContext& ctx, std::string*) const override {
+    if (!ctx.request.extraTestFiles.empty()) return std::nullopt;
+    const std::string root = ctx.workspaceRoot;
+    TestPlan plan = builtinDiscovery(ctx);
+    const std::vector<std::string> globs = {"test*.py", "*_test.py"};  // unittest discover's default, and ours
+    const bool isTestFile = matchesPythonFiles(fs::path(ctx.source).filename().string(), globs);
+    if (!isTestFile) {
+      const std::string module = pythonModuleName(ctx.source, root);
+      for (const auto& f : testFilesImporting(module, ctx.source, {root}, globs, ctx.request.overlay)) {
+        if (std::find(plan.testFiles.begin(), plan.testFiles.end(), f) == plan.testFiles.end()) plan.testFiles.push_back(f);
+      }
+    }
+    std::vector<std::string> files = plan.testFiles;
+    if (isTestFile) files = {ctx.source};
+    // unittest's project: its tests use unittest, and none is of a kind unittest never runs
+    // (module-level test functions, pytest): those go to the built-in harness, which runs both.
+    bool unittestTests = false, otherTests = false;
+    for (const auto& f : files) {
+      auto t = f == ctx.source ? std::optional<std::string>(ctx.text) : readSource(f, ctx.request.overlay);
+      if (!t) continue;
+      unittestTests = unittestTests || usesUnittest(*t);
+      otherTests = otherTests || importsPytest(*t) || definesTestFunctions(*t);
+    }
+    if (!unittestTests && !otherTests) {
+      // The files say nothing either way (a test module that only fails to import): the test
+      // files beside them decide.
+      std::error_code ec;
+      const fs::path dir = fs::path(files.empty() ? ctx.source : files.front()).parent_path();
+      int looked = 0;
+      for (fs::directory_iterator it(dir, ec), end; !ec && it != end && looked < 20; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (!it->is_regular_file(ec) || it->path().extension() != ".py" || !matchesPythonFiles(name, globs)) continue;
+        ++looked;
+        if (auto t = readSource(it->path().string(), ctx.request.overlay)) {
+          unittestTests = unittestTests || usesUnittest(*t);
+          otherTests = otherTests || importsPytest(*t) || definesTestFunctions(*t);
+        }
+      }
+    }
+    if (!unittestTests || otherTests) return std::nullopt;
+
+    plan.framework = "unittest";
+    plan.rootDir = root;
+    plan.sourceIsTestFile = isTestFile;
+    if (isTestFile) plan.testFiles.clear();
+    // unittest runs what the test modules load: the source's doctests only through load_tests.
+    plan.sameFileTests = false;
+    const bool sourceDoctests = plan.hasDoctests;
+    plan.hasDoctests = false;
+    plan.staticTests.clear();
+    plan.selected.clear();
+    plan.doctestFunctions.clear();
+    for (const auto& f : files) {
+      auto t = f == ctx.source ? std::optional<std::string>(ctx.text) : readSource(f, ctx.request.overlay);
+      if (!t) continue;
+      auto tests = listTests(*t, f, Language::Python);
+      plan.staticTests.insert(plan.staticTests.end(), tests.begin(), tests.end());
+    }
+    narrowToFunction(plan, ctx);
+    // One test module: as `python -m unittest` discovery loads it (its ids, an import failure's
+    // included, are the ones the project's own run shows); several: by name.
+    if (files.size() == 1) {
+      const fs::path rel = fs::path(files.front()).lexically_relative(root);
+      plan.runnerArgs = {"discover", "-s", rel.parent_path().empty() ? "." : rel.parent_path().string(), "-t", ".", "-p",
+                         rel.filename().string()};
+    } else {
+      for (const auto& f : files) plan.runnerArgs.push_back(dottedName(f, root));
+    }
+    const std::size_t base = plan.runnerArgs.size();
+    if (plan.function) {
+      // Narrowed by unittest's own -k (a substring of the test id): the tests that name or call
+      // the function, and its doctests (ids end in ".<function>").
+      for (const auto& s : plan.selected) plan.runnerArgs.insert(plan.runnerArgs.end(), {"-k", s});
+      if (sourceDoctests) plan.runnerArgs.insert(plan.runnerArgs.end(), {"-k", "." + plan.function->name});
+      if (plan.selected.empty() && !sourceDoctests) {
+        plan.selectionNote = "no test names or calls " + plan.function->name + ": ran the module's tests";
+        plan.runnerArgs.resize(base);
+      } else {
+        plan.selectionNote = "the tests that name or call " + plan.function->name;
+      }
+    }
+    return plan;
+  }
+
+  RunResult run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const override {
+    std::string error = sandboxUserCannotRead(plan.rootDir);
+    if (!error.empty() || !staging.prepareInPlace(plan, options.overlay, &error)) {
+      result.error = error;
+      return result;
+    }
+    auto tool = resolveFor(options.config.pythonInterpreter, plan, options, &error);
+    if (!tool) {
+      result.error = "python interpreter: " + error;
+      return result;
+    }
+    nlohmann::json cfg;
+    cfg["source"] = plan.sourceIsTestFile ? "" : plan.sourceFile;
+    cfg["budget"] = std::max(1.0, timeLimit(options) - 0.5);
+    staging.addHarnessFile("greenlight_unittest.py", harness::unittestRunner());
+    const std::string config = staging.addHarnessFile("config.json", cfg.dump());
+    sandbox::Policy p = basePolicy(plan, options, staging, &*tool);
+    p.workdir = plan.rootDir;
+    for (const auto& [copy, path] : staging.overlayBinds()) p.binds.push_back({copy, path, false});
+    const std::string python = tool->invokedAs.empty() ? tool->path : tool->invokedAs;
+    p.argv = {python, "-B", "-m", "greenlight_unittest"};
+    p.argv.insert(p.argv.end(), plan.runnerArgs.begin(), plan.runnerArgs.end());
+    p.profile = sandbox::Profile::Python;
+    p.env.insert(p.env.end(), {"PYTHONPATH=" + std::string(kSandboxGl), "GREENLIGHT_CONFIG=" + config,
+                               "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8"});
+    PathMap identity;
+    auto [step, outcome] = runHarness(p, options, identity, result);
+    if (options.prepareOnly) return result;
+    finishResult(result, outcome, step, identity);
+    return result;
+  }
+
+  std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
+};
+
+}  // namespace
+
+const RunnerAdapter& unittestAdapter() {
+  static const UnittestAdapter adapter;
+  return adapter;
+}
+
+}  // namespace greenlight::core::testing
