@@ -208,6 +208,7 @@ RunOutcome TestService::execute(Job& job) {
     outcome.result.error = error;
     return outcome;
   }
+  if (!req.selectTests.empty()) plan->selected = req.selectTests;
   outcome.plan = plan;
   outcome.result.language = plan->language;
   outcome.result.files.push_back(plan->sourceFile);

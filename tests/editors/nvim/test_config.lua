@@ -6,7 +6,8 @@ H.run(30, function()
   local config = require('greenlight.config')
 
   H.step('commands exist without setup()')
-  for _, name in ipairs({ 'GreenlightRunTests', 'GreenlightGenerate', 'GreenlightFix', 'GreenlightCancel', 'GreenlightRestart' }) do
+  for _, name in ipairs({ 'GreenlightRunTests', 'GreenlightGenerate', 'GreenlightFix', 'GreenlightCancel', 'GreenlightRestart',
+    'GreenlightTests' }) do
     H.eq(vim.fn.exists(':' .. name), 2, ':' .. name)
   end
 
@@ -149,7 +150,8 @@ H.run(30, function()
   local tags = table.concat(vim.fn.readfile(docdir .. '/tags'), '\n')
   for _, tag in ipairs({ 'greenlight.txt', 'greenlight-config', 'g:greenlight', ':GreenlightRunTests', ':GreenlightCancel',
     ':GreenlightRestart', ':GreenlightGenerate', ':GreenlightFix', 'greenlight-preview', 'greenlight-codelens',
-    'greenlight-progress', 'greenlight-health', 'greenlight-validation' }) do
+    'greenlight-progress', 'greenlight-health', 'greenlight-validation', ':GreenlightTests', 'greenlight-tests',
+    'greenlight-neotest' }) do
     H.check(tags:find(tag .. '\t', 1, true) ~= nil, 'missing help tag ' .. tag)
   end
 end)
