@@ -189,6 +189,20 @@ class PytestAdapter final : public RunnerAdapter {
     return result;
   }
 
+  void select(TestPlan& plan, const std::vector<std::string>& names) const override {
+    std::vector<std::string> ids;
+    for (const auto& st : plan.staticTests) {
+      // a test by its name, or every method of a class named alone
+      const bool hit = std::any_of(names.begin(), names.end(), [&](const std::string& n) {
+        return st.name == n || st.name.rfind(n + ".", 0) == 0;
+      });
+      if (hit) ids.push_back(nodeIdOf(st.file, st.name, plan.rootDir));
+    }
+    if (ids.empty()) return;  // nothing known by those names: the plan as discovered
+    plan.selected = names;
+    plan.runnerArgs = ids;
+    plan.hasDoctests = false;
+  }
   std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
   bool preparable() const override { return true; }
 };
