@@ -96,12 +96,14 @@ std::string makeStagingRoot(std::string* error) {
 
 }  // namespace
 
-bool Staging::prepare(const TestPlan& plan, const OverlayProvider& overlay, std::string* error) {
+bool Staging::prepare(const TestPlan& plan, const OverlayProvider& overlay, std::string* error, const std::string& alsoUnder) {
   root_ = makeStagingRoot(error);
   if (root_.empty()) return false;
   std::vector<std::string> files = {plan.sourceFile};
   files.insert(files.end(), plan.testFiles.begin(), plan.testFiles.end());
-  base_ = commonDirectory(files);
+  std::vector<std::string> anchors = files;
+  if (!alsoUnder.empty()) anchors.push_back(alsoUnder + "/.");
+  base_ = commonDirectory(anchors);
   map_.addPrefix(kSandboxSrc, base_);
   std::set<std::string> done;
   auto stage = [&](const std::string& host, bool required) -> bool {

@@ -23,7 +23,9 @@ class Staging {
 
   // Creates the scratch tree for `plan`: copies the source and test files (overlay first) and
   // the same-language files under their common directory. False + `error` on failure.
-  bool prepare(const TestPlan& plan, const OverlayProvider& overlay, std::string* error);
+  // `alsoUnder`: a directory the staged tree must contain too (a Python package's parent, so
+  // the package keeps its name under /work/src).
+  bool prepare(const TestPlan& plan, const OverlayProvider& overlay, std::string* error, const std::string& alsoUnder = "");
   // In place, for the project runners (pytest, unittest): nothing is copied; the project is
   // bound read-only at its own path (Runner.h), and each file of the plan (source, tests,
   // supportFiles) whose text differs from the disk (unsaved text, a candidate) gets a private
