@@ -83,7 +83,8 @@ test('settings.ts validates the same keys with the same defaults and bounds as p
     const kind = spec.kind;
     if (kind.type === 'enum') assert.deepEqual(prop.enum, [...kind.values], `${key} enum`);
     if (kind.type === 'number') {
-      assert.equal(prop.type, kind.integer ? 'integer' : 'number', `${key} type`);
+      const numeric = kind.integer ? 'integer' : 'number';
+      assert.deepEqual(prop.type, kind.nullable ? [numeric, 'null'] : numeric, `${key} type`);
       assert.equal(prop.minimum, kind.minimum, `${key} minimum`);
       assert.equal(prop.exclusiveMinimum, kind.exclusiveMinimum, `${key} exclusiveMinimum`);
       assert.equal(prop.maximum, kind.maximum, `${key} maximum`);

@@ -136,6 +136,17 @@ TestResult resultFromEvent(const nlohmann::json& e) {
   if (r.outcome == testStatusName(r.status)) r.outcome.clear();  // says nothing more than the status
   r.reason = str(e, "reason");
   r.details = str(e, "details");
+  // One line is the message (the diagnostic, `file:line: error:`); the rest of a multi-line one
+  // ("Lists differ: ...", a diff) is its details.
+  if (auto nl = r.message.find('\n'); nl != std::string::npos) {
+    std::string rest = r.message.substr(nl + 1);
+    r.message.erase(nl);
+    while (!r.message.empty() && (r.message.back() == '\r' || r.message.back() == ' ')) r.message.pop_back();
+    if (r.details.empty()) {
+      while (!rest.empty() && rest.back() == '\n') rest.pop_back();
+      r.details = rest;
+    }
+  }
   r.expected = str(e, "expected");
   r.actual = str(e, "actual");
   r.output = str(e, "output");

@@ -115,7 +115,7 @@ H.run(30, function()
     'vim.g.greenlight.server.extra_args: expected a list of strings',
     'vim.g.greenlight.settings.provider: expected one of "auto", "openai", "anthropic", got string "gpt"',
     'vim.g.greenlight.settings.maxTokens: expected an integer >= 1, got number 1.5',
-    'vim.g.greenlight.settings.sandbox.timeLimitSeconds: expected a number > 0, got string "x"',
+    'vim.g.greenlight.settings.sandbox.timeLimitSeconds: expected a number > 0 or vim.NIL, got string "x"',
     'vim.g.greenlight.settings.sandbox.bogus: unknown key',
     'vim.g.greenlight.settings.cxx.flags: expected a list of strings, got string "-O2"',
   }) do
