@@ -15,6 +15,7 @@ FILES = {
     "pytest_plugin.py": "_greenlight_pytest.py",
     "pytest_plugin_entry.py": "greenlight_pytest.py",
     "unittest_runner.py": "greenlight_unittest.py",
+    "python_origin.py": "_greenlight_origin.py",
     "python_warm.py": "python_warm.py",
     "python_harness.py": "python_harness.py",
 }

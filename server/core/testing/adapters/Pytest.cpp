@@ -141,7 +141,8 @@ class PytestAdapter final : public RunnerAdapter {
     }
     auto setup = preparePythonRun(plan, options, staging,
                                   {{"_greenlight_pytest.py", harness::pytestPlugin()},
-                                   {"greenlight_pytest.py", harness::pytestPluginEntry()}},
+                                   {"greenlight_pytest.py", harness::pytestPluginEntry()},
+                                   {"_greenlight_origin.py", harness::pythonOrigin()}},
                                   cfg, warm, result);
     if (!setup) return result;
     sandbox::Policy& p = setup->policy;
@@ -156,6 +157,7 @@ class PytestAdapter final : public RunnerAdapter {
       p.warm = warmStart({python, "-B", std::string(kSandboxGl) + "/python_warm.py", "pytest"},
                          {{".gl/python_warm.py", harness::pythonWarm()},
                           {".gl/_greenlight_pytest.py", harness::pytestPlugin()},
+                          {".gl/_greenlight_origin.py", harness::pythonOrigin()},
                           {".gl/greenlight_pytest.py", harness::pytestPluginEntry()}});
     }
     PathMap identity;

@@ -120,8 +120,10 @@ class UnittestAdapter final : public RunnerAdapter {
     nlohmann::json cfg;
     cfg["source"] = plan.sourceIsTestFile ? "" : plan.sourceFile;
     cfg["budget"] = std::max(1.0, timeLimit(options) - 0.5);
-    auto setup = preparePythonRun(plan, options, staging, {{"greenlight_unittest.py", harness::unittestRunner()}}, cfg,
-                                  false, result);
+    auto setup = preparePythonRun(plan, options, staging,
+                                  {{"greenlight_unittest.py", harness::unittestRunner()},
+                                   {"_greenlight_origin.py", harness::pythonOrigin()}},
+                                  cfg, false, result);
     if (!setup) return result;
     sandbox::Policy& p = setup->policy;
     p.argv = {setup->python, "-B", "-m", "greenlight_unittest"};

@@ -22,6 +22,9 @@ inline constexpr char kPytestPluginEntry[] =
 inline constexpr char kUnittestRunner[] =
 #include "unittest_runner.py"
     ;
+inline constexpr char kPythonOrigin[] =
+#include "python_origin.py"
+    ;
 inline constexpr char kNodeWarm[] =
 #include "node_warm.js"
     ;

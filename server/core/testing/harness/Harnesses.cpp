@@ -41,6 +41,7 @@ using embedded::kVitestReporter;
 using embedded::kPytestPlugin;
 using embedded::kPytestPluginEntry;
 using embedded::kUnittestRunner;
+using embedded::kPythonOrigin;
 
 }  // namespace
 
@@ -67,5 +68,6 @@ std::string_view cxxAssertHeader() { return unwrap(kCxxAssert, "*/", "/*"); }
 std::string_view pytestPlugin() { return unwrap(kPytestPlugin, "\"", "\""); }
 std::string_view pytestPluginEntry() { return unwrap(kPytestPluginEntry, "\"", "\""); }
 std::string_view unittestRunner() { return unwrap(kUnittestRunner, "\"", "\""); }
+std::string_view pythonOrigin() { return unwrap(kPythonOrigin, "\"", "\""); }
 
 }  // namespace greenlight::core::testing::harness

@@ -38,6 +38,7 @@ std::string_view cxxAssertHeader(); // cxx_assert.h.inc: <assert.h> whose assert
 // Project runners (EVENTS.md): pytest and unittest run the project as they would, reporting per test.
 std::string_view pytestPlugin();       // pytest_plugin.py: staged as _greenlight_pytest.py (the hooks)
 std::string_view pytestPluginEntry();  // pytest_plugin_entry.py: staged as greenlight_pytest.py, `-p greenlight_pytest`
+std::string_view pythonOrigin();    // python_origin.py: staged as _greenlight_origin.py (the line of origin, for both)
 std::string_view unittestRunner();  // unittest_runner.py: staged as greenlight_unittest.py, `-m greenlight_unittest`
 
 }  // namespace greenlight::core::testing::harness

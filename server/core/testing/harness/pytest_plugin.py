@@ -34,14 +34,14 @@ import time
 
 import pytest
 
+import _greenlight_origin as _gl_origin  # the line of origin, shared with greenlight_unittest
+
 _OUT_FD = os.dup(1)
 _T0 = [time.monotonic()]  # reset when pytest configures (a warm interpreter imports this early)
 _CAP = 8192
 _DETAILS_CAP = 4096
 _MESSAGE_CAP = 500
 _REPR_CAP = 300
-_LOCALS_MAX = 8
-_LOCAL_REPR_CAP = 80
 
 
 def _emit(obj):
@@ -463,119 +463,19 @@ def _xfail_reason(report):
 
 # ---- the line of origin (python_harness.py's _trace_origin, live instead of re-run)
 
-class _Tracer:
-    """Records how the outermost calls of the source file's functions ended, during the call
-    phase only: a global trace function that returns at once for every other frame, no line
-    events. The last few returns are kept (value and locals) until the phase's report."""
-
-    def __init__(self, source):
-        self.source = source
-        self.active = None
-        self.raised = False
-        from collections import deque
-
-        self.calls = deque(maxlen=8)
-
-    def call(self, frame, event, arg):
-        code = frame.f_code
-        if code.co_filename != self.source or self.active is not None or \
-                code.co_name.startswith("test"):
-            return None
-        self.active = frame
-        self.raised = False
-        frame.f_trace_lines = False
-        return self.local
-
-    def local(self, frame, event, arg):
-        if frame is not self.active:
-            return None
-        if event == "exception":
-            self.raised = True
-        elif event == "return":
-            self.active = None
-            # The frame itself: a frame that has returned keeps its locals, read only if the
-            # test fails (copying them on every return was most of the tracing's cost).
-            self.calls.append((frame.f_code, frame.f_lineno, "raise" if self.raised else "return",
-                               arg, frame))
-        return self.local
-
-
-def _locals_list(code, frame_locals):
-    import types
-
-    order = list(code.co_varnames) + [n for n in frame_locals if n not in code.co_varnames]
-    out = []
-    for name in order:
-        if name not in frame_locals or name.startswith("__") or name.startswith("@"):
-            continue
-        value = frame_locals[name]
-        if isinstance(value, (types.ModuleType, types.FunctionType, type)):
-            continue
-        out.append([name, _short_repr(value, _LOCAL_REPR_CAP)])
-        if len(out) >= _LOCALS_MAX:
-            break
-    return out
-
-
-def _origin(code, line, kind, value, frame_locals):
-    return {"function": getattr(code, "co_qualname", code.co_name), "file": code.co_filename,
-            "line": line, "def_line": code.co_firstlineno, "kind": kind,
-            "value": "" if kind == "raise" else _short_repr(value),
-            "locals": _locals_list(code, frame_locals)}
-
-
 def _raise_origin(tb):
-    found = None
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        if code.co_filename == _S.source and not code.co_name.startswith("test"):
-            found = tb
-        tb = tb.tb_next
-    if found is None:
-        return None
-    try:
-        frame_locals = dict(found.tb_frame.f_locals)
-    except Exception:
-        frame_locals = {}
-    return _origin(found.tb_frame.f_code, found.tb_lineno, "raise", None, frame_locals)
+    return _gl_origin.raise_origin(tb, _S.source, _short_repr)
 
 
 def _traced_origin(calls, actual, shown=None):
-    """The traced return whose value reads as `actual` (pytest's repr) or as `shown` (what a
-    doctest printed), else the last one."""
-    if not calls:
-        return None
-    chosen = None
-    if actual is not None or shown is not None:
-        for call in reversed(calls):
-            if call[2] != "return":
-                continue
-            if actual is not None and _short_repr(call[3]) == actual:
-                chosen = call
-                break
-            if shown is not None:
-                try:
-                    text = repr(call[3])
-                except BaseException:
-                    continue
-                if text == shown:
-                    chosen = call
-                    break
-    if chosen is None:
-        chosen = calls[-1]
-    code, line, kind, value, frame = chosen
-    try:
-        frame_locals = dict(frame.f_locals)
-    except Exception:
-        frame_locals = {}
-    return _origin(code, line, kind, value, frame_locals)
+    return _gl_origin.traced_origin(calls, actual, _short_repr, shown)
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):
     tracer = hook = None
     if _S.origin_mode == "trace" and sys.gettrace() is None:
-        tracer = _Tracer(_S.source)
+        tracer = _gl_origin.Tracer(_S.source)
         hook = tracer.call  # one bound method: each attribute access makes a new one
         sys.settrace(hook)
     try:

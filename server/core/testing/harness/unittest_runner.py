@@ -29,6 +29,8 @@ import sys
 import time
 import unittest
 
+import _greenlight_origin as _gl_origin  # the line of origin, shared with greenlight_pytest
+
 _OUT_FD = os.dup(1)
 _ERR_FD = os.dup(2)
 _T0 = time.monotonic()
@@ -37,8 +39,6 @@ _CAP = 8192
 _DETAILS_CAP = 4096
 _MESSAGE_CAP = 500
 _REPR_CAP = 300
-_LOCALS_MAX = 8
-_LOCAL_REPR_CAP = 80
 
 
 def _emit(obj):
@@ -308,91 +308,14 @@ def _sections(tail):
     return textwrap.dedent(want).strip(), textwrap.dedent(got).strip()
 
 
-# ---- the line of origin (as greenlight_pytest and python_harness.py report it)
-
-class _Tracer:
-    def __init__(self, source):
-        from collections import deque
-
-        self.source = source
-        self.active = None
-        self.raised = False
-        self.calls = deque(maxlen=8)
-
-    def call(self, frame, event, arg):
-        code = frame.f_code
-        if code.co_filename != self.source or self.active is not None or \
-                code.co_name.startswith("test"):
-            return None
-        self.active = frame
-        self.raised = False
-        frame.f_trace_lines = False
-        return self.local
-
-    def local(self, frame, event, arg):
-        if frame is not self.active:
-            return None
-        if event == "exception":
-            self.raised = True
-        elif event == "return":
-            self.active = None
-            # The frame itself: a frame that has returned keeps its locals, read only if the
-            # test fails (copying them on every return was most of the tracing's cost).
-            self.calls.append((frame.f_code, frame.f_lineno, "raise" if self.raised else "return",
-                               arg, frame))
-        return self.local
-
-
-def _origin(code, line, kind, value, frame_locals):
-    import types
-
-    order = list(code.co_varnames) + [n for n in frame_locals if n not in code.co_varnames]
-    local_list = []
-    for name in order:
-        if name not in frame_locals or name.startswith("__"):
-            continue
-        v = frame_locals[name]
-        if isinstance(v, (types.ModuleType, types.FunctionType, type)):
-            continue
-        local_list.append([name, _short_repr(v, _LOCAL_REPR_CAP)])
-        if len(local_list) >= _LOCALS_MAX:
-            break
-    return {"function": getattr(code, "co_qualname", code.co_name), "file": code.co_filename,
-            "line": line, "def_line": code.co_firstlineno, "kind": kind,
-            "value": "" if kind == "raise" else _short_repr(value), "locals": local_list}
-
+# ---- the line of origin (_greenlight_origin, shared with greenlight_pytest)
 
 def _raise_origin(tb):
-    found = None
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        if code.co_filename == _C.source and not code.co_name.startswith("test"):
-            found = tb
-        tb = tb.tb_next
-    if found is None:
-        return None
-    try:
-        frame_locals = dict(found.tb_frame.f_locals)
-    except Exception:
-        frame_locals = {}
-    return _origin(found.tb_frame.f_code, found.tb_lineno, "raise", None, frame_locals)
+    return _gl_origin.raise_origin(tb, _C.source, _short_repr)
 
 
 def _traced_origin(calls, actual):
-    if not calls:
-        return None
-    chosen = None
-    if actual is not None:
-        for call in reversed(calls):
-            if call[2] == "return" and _short_repr(call[3]) == actual:
-                chosen = call
-                break
-    code, line, kind, value, frame = chosen or calls[-1]
-    try:
-        frame_locals = dict(frame.f_locals)
-    except Exception:
-        frame_locals = {}
-    return _origin(code, line, kind, value, frame_locals)
+    return _gl_origin.traced_origin(calls, actual, _short_repr)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -484,7 +407,7 @@ def _result_class(base):
                 self._gl_capture.start()
             self._gl_tracer = None
             if _C.origin == "trace" and sys.gettrace() is None:
-                self._gl_tracer = _Tracer(_C.source)
+                self._gl_tracer = _gl_origin.Tracer(_C.source)
                 self._gl_hook = self._gl_tracer.call
                 sys.settrace(self._gl_hook)
             super().startTest(test)
