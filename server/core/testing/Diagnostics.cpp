@@ -98,8 +98,11 @@ const Frame* deepestKnown(const std::vector<Frame>& frames, const std::map<std::
 std::optional<FunctionAt> calleeOf(const TestResult& t, const std::string& assertionLine, const DiagnosticContext& ctx) {
   static const std::regex call(R"(([A-Za-z_$][\w$]*)\s*\()");
   std::vector<std::string> names;
+  // C++: a subscript in the check ("rb[1]") calls the class's operator[].
+  static const std::regex subscript(R"([\w\)\]]\s*\[[^\]])");
   for (const std::string& text : {t.message, assertionLine}) {
     for (std::sregex_iterator it(text.begin(), text.end(), call), end; it != end; ++it) names.push_back((*it)[1].str());
+    if (ctx.language == Language::Cxx && std::regex_search(text, subscript)) names.push_back("operator[]");
   }
   static const std::set<std::string> skip = {"assert", "assertEqual", "console", "strictEqual", "deepStrictEqual", "equal",
                                              "ok", "AssertionError", "len", "print", "int", "str", "list", "set",
