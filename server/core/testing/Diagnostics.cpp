@@ -221,6 +221,13 @@ std::vector<Diagnostic> buildDiagnostics(const RunResult& result, const Diagnost
       if (!fn) {
         std::string at = assertion ? lineOf(texts, assertion->file, assertion->line) : "";
         fn = calleeOf(t, at, ctx);
+        // C++: a check of a value computed earlier ("EXPECT_EQ(top[0].first, ...)" after
+        // "auto top = top_n(...)"): the last call into the source above it in the test.
+        if (!fn && ctx.language == Language::Cxx && assertion && assertion->file == t.file && t.line > 0) {
+          TestResult none;
+          for (int l = assertion->line - 1; l > t.line && l >= assertion->line - 40 && !fn; --l)
+            fn = calleeOf(none, lineOf(texts, assertion->file, l), ctx);
+        }
       }
       if (t.origin && t.origin->file == ctx.sourceFile && t.origin->line > 0) {
         // The line that produced the wrong value (traced), the definition as related information.

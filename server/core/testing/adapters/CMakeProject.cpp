@@ -124,7 +124,9 @@ struct TargetRun {
   std::vector<const CtestTest*> frameworkTests;  // discovered per test case
   std::vector<const CtestTest*> wholeBinary;     // add_test(NAME x COMMAND tests): the binary's default set
   std::vector<const CtestTest*> plainTests;
-  std::vector<std::string> select;  // framework names to run; empty: all
+  std::vector<std::string> select;  // framework names to run; empty: all (unless selective)
+  bool selective = false;           // a selection applies: an empty `select` runs nothing
+  std::set<std::string> disabledSelected;  // selected tests CTest lists as DISABLED (never run)
   // doctest: test cases the binary reports (as skipped: doctest::skip) that CTest does not list.
   std::vector<std::string> unlisted;
   bool filterByFile = false;        // keep only results declared in the source file
@@ -411,7 +413,7 @@ class CMakeAdapter final : public RunnerAdapter {
     if (plan.sourceIsTestFile && plan.selected.empty()) decls = ownDecls;
     auto runs = planRunsFor(plan, model, byTarget, deps, options, decls, ownDecls);
     bool anySelected = decls.empty();
-    for (const auto& tr : runs) anySelected = anySelected || !tr.select.empty();
+    for (const auto& tr : runs) anySelected = anySelected || !tr.select.empty() || !tr.disabledSelected.empty();
     // Declarations no test of CTest's is an instance of: run every test near the file.
     if (!anySelected) runs = planRunsFor(plan, model, byTarget, deps, options, {}, ownDecls);
     return runs;
@@ -454,7 +456,8 @@ class CMakeAdapter final : public RunnerAdapter {
         for (const auto* t : tr.frameworkTests)
           for (const auto& d : decls)
             if (cmake::declares(d, t->frameworkName)) {
-              tr.select.push_back(t->frameworkName);
+              if (t->disabled) tr.disabledSelected.insert(t->frameworkName);
+              else tr.select.push_back(t->frameworkName);
               matched.insert(&d);
               break;
             }
@@ -467,7 +470,8 @@ class CMakeAdapter final : public RunnerAdapter {
               tr.select.push_back(d.name);
         if (!tr.wholeBinary.empty())
           for (const auto& d : decls) tr.select.push_back(d.framework == Framework::GoogleTest ? d.name + ":*/" + d.name + "/*:" + d.name + "/*:*/" + d.name : d.name);
-        if (tr.select.empty()) {
+        tr.selective = true;
+        if (tr.select.empty() && tr.disabledSelected.empty()) {
           tr.frameworkTests.clear();
           tr.wholeBinary.clear();
         } else if (!tr.wholeBinary.empty()) {
@@ -544,7 +548,8 @@ class CMakeAdapter final : public RunnerAdapter {
         if (n == r.name) return true;
       return false;
     };
-    for (int attempt = 0; attempt < 1 + static_cast<int>(wanted.size()); ++attempt) {
+    const bool nothingToRun = tr.selective && tr.select.empty();
+    for (int attempt = 0; !nothingToRun && attempt < 1 + static_cast<int>(wanted.size()); ++attempt) {
       const std::string report = "report-" + std::to_string(serial++) + ".json";
       sandbox::Policy p = testPolicy(plan, options, staging, build, binds, first, *tr.target, out);
       p.argv = {binary};
@@ -619,7 +624,7 @@ class CMakeAdapter final : public RunnerAdapter {
     // Disabled tests CTest lists but the binary did not report: skipped, as CTest says.
     for (const auto* t : tr.frameworkTests) {
       if (!t->disabled || reported.count(t->frameworkName)) continue;
-      if (!tr.select.empty() && std::find(tr.select.begin(), tr.select.end(), t->frameworkName) == tr.select.end()) continue;
+      if (tr.selective && !tr.disabledSelected.count(t->frameworkName)) continue;
       TestResult r;
       r.name = t->frameworkName;
       r.id = tr.target->name + "::" + t->frameworkName;

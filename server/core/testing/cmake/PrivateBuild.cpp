@@ -21,6 +21,7 @@
 
 #include "core/testing/PythonBytecode.h"
 #include "core/testing/RunnerSteps.h"
+#include "support/Log.h"
 
 namespace greenlight::core::testing::cmake {
 namespace fs = std::filesystem;
@@ -374,13 +375,22 @@ bool PrivateBuild::syncOverlays(const std::vector<std::string>& files, const Ove
   nlohmann::json next = nlohmann::json::object();
   for (auto& [path, text] : current) {
     const std::string h = hashOf(text);
-    const std::string copy = root_ + "/overlay/" + hex(fnv1a(path)).substr(0, 10) + "-" + fs::path(path).filename().string();
+    // One copy per text, named for it: a sandbox made ahead (a spare) binds the file it found,
+    // so a new text must be a new path, never new contents at an old one.
+    const std::string copy = root_ + "/overlay/" + hex(fnv1a(path)).substr(0, 10) + "-" + hex(fnv1a(text)).substr(0, 10) + "-" +
+                             fs::path(path).filename().string();
     const bool same = overlays.contains(path) && overlays[path].value("hash", "") == h && fs::is_regular_file(copy, ec);
     // Same text: the copy keeps its mtime (nothing recompiles). New text: a new copy, newer than
     // every object built before it.
-    if (!same && !writeAtomically(copy, text)) {
-      *error = "cannot write " + copy;
-      return false;
+    if (!same) {
+      if (!writeAtomically(copy, text)) {
+        *error = "cannot write " + copy;
+        return false;
+      }
+      if (overlays.contains(path)) {
+        const std::string old = overlays[path].value("copy", "");
+        if (!old.empty() && old != copy) fs::remove(old, ec);
+      }
     }
     ::chmod(copy.c_str(), 0644);
     next[path] = {{"hash", h}, {"copy", copy}};
@@ -394,6 +404,8 @@ bool PrivateBuild::syncOverlays(const std::vector<std::string>& files, const Ove
     const std::string copy = it.value().value("copy", "");
     if (!copy.empty()) fs::remove(copy, ec);
   }
+  GL_LOG(Debug, "cmake overlays for " << sourceDir_ << ": " << binds->size() << " bound, " << stale.size()
+                                       << " back to another text (their objects deleted)");
   if (!stale.empty()) {
     auto d = deps();
     for (const auto& [object, inputs] : d->objects) {
@@ -428,6 +440,8 @@ PrivateBuild::BuildResult PrivateBuild::build(const std::vector<std::string>& ta
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.verdict = out.verdict;
   r.output = out.stdoutText + (out.stderrText.empty() ? "" : "\n" + out.stderrText);
+  GL_LOG(Debug, "cmake build of " << sourceDir_ << " (" << r.seconds << " s, " << sandbox::statusName(out.verdict.status)
+                                  << "): " << tail(r.output, 2000));
   if (out.verdict.status == sandbox::Status::Ok) {
     std::string key;
     for (const auto& t : targets) key += t + "\n";
