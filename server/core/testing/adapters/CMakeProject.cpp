@@ -110,6 +110,17 @@ std::vector<std::string> headersOf(const cmake::Target& t, const cmake::DepsInde
   return {out.begin(), out.end()};
 }
 
+bool mentionedByBuild(const std::string& file, const cmake::ProjectDir& project) {
+  const std::string ext = fs::path(file).extension().string();
+  if (ext == ".h" || ext == ".hpp" || ext == ".hh" || ext == ".hxx") return true;
+  const std::string name = fs::path(file).filename().string();
+  for (const auto& f : project.listFiles) {
+    auto text = readSource(f, nullptr);
+    if (text && (text->find(name) != std::string::npos || text->find("GLOB") != std::string::npos)) return true;
+  }
+  return false;
+}
+
 RunOptions optionsFor(const DiscoveryRequest& request) {
   RunOptions ro;
   if (request.config) ro.config = *request.config;
@@ -173,7 +184,10 @@ class CMakeAdapter final : public RunnerAdapter {
     {
       auto lock = build->lock(&err);
       if (!lock || !build->configure(*project, ro, &err)) {
-        *error = err;
+        // The user must hear it when the file is the build's (a header, or a source a list file
+        // names); a stray file beside a project that does not configure here is the single-file
+        // adapter's.
+        if (mentionedByBuild(ctx.source, *project)) *error = err;
         return std::nullopt;
       }
     }

@@ -68,7 +68,8 @@ std::vector<std::string> listFilesUnder(const std::string& dir, std::size_t cap)
   std::vector<std::string> out;
   std::error_code ec;
   fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
-  for (; !ec && it != end && out.size() < cap; it.increment(ec)) {
+  std::size_t visited = 0;
+  for (; !ec && it != end && out.size() < cap && ++visited < 50000; it.increment(ec)) {
     const auto& e = *it;
     const std::string name = e.path().filename().string();
     if (e.is_directory(ec)) {
@@ -118,18 +119,37 @@ std::optional<ProjectDir> findTestedProject(const std::string& file, const std::
   std::error_code ec;
   fs::path start = fs::absolute(file, ec).lexically_normal().parent_path();
   (void)workspaceRoot;
-  std::string top;
-  for (fs::path dir = start;; dir = dir.parent_path()) {
+  // The nearest CMakeLists.txt with project() above the file...
+  fs::path top;
+  fs::path dir = start;
+  for (;; dir = dir.parent_path()) {
     const fs::path lists = dir / "CMakeLists.txt";
     if (fs::is_regular_file(lists, ec)) {
-      if (auto text = readText(lists); text && declaresProject(*text)) top = dir.string();
+      if (auto text = readText(lists); text && declaresProject(*text)) {
+        top = dir;
+        break;
+      }
     }
-    if (isStop(dir) || dir == dir.parent_path()) break;
+    if (isStop(dir) || dir == dir.parent_path()) return std::nullopt;
   }
-  if (top.empty()) return std::nullopt;
+  // ...then up through the parents that add it (add_subdirectory): the top-level project. A
+  // CMakeLists.txt above that does not add it (a build tree inside another project) is not its.
+  while (!isStop(dir) && dir != dir.parent_path()) {
+    dir = dir.parent_path();
+    const fs::path lists = dir / "CMakeLists.txt";
+    if (!fs::is_regular_file(lists, ec)) continue;
+    const std::string first = *top.lexically_relative(dir).begin();
+    auto text = readText(lists);
+    if (!text) break;
+    const std::regex adds(R"(\badd_subdirectory\s*\(\s*"?(\$\{(CMAKE_CURRENT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR|PROJECT_SOURCE_DIR|CMAKE_SOURCE_DIR)\}/)?)" +
+                          std::regex_replace(first, std::regex(R"([.^$|()\[\]{}*+?\\])"), "\\$&") + R"(([/"\s)]))",
+                          std::regex::icase);
+    if (!std::regex_search(withoutComments(*text), adds)) break;
+    top = dir;
+  }
   ProjectDir p;
-  p.sourceDir = top;
-  p.listFiles = listFilesUnder(top, 2000);
+  p.sourceDir = top.string();
+  p.listFiles = listFilesUnder(p.sourceDir, 2000);
   bool tests = false;
   for (const auto& f : p.listFiles) {
     if (tests) break;
