@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
   int serial = static_cast<int>(::getpid()) * 1000;
 
   std::printf("%-16s %-30s %9s %9s %9s %9s   %s\n", "project", "file", "baseline", "cli", "save", "refine",
-              "each / baseline (medians of " + std::to_string(runs) + ")");
+              ("each / baseline (medians of " + std::to_string(runs) + ")").c_str());
   for (const Case& c : kCases) {
     const std::string root = work + "/" + c.project;
     const std::string build = root + "/build";
