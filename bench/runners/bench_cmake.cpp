@@ -2,8 +2,10 @@
 // near the file against the project's own `cmake --build <dir> --target T` + running the test
 // binary, measured side by side, interleaved, on the projects of tests/projects/cxx:
 //
-//   baseline  edit on disk, then `cmake --build build --target T` and the test binary (what a
+//   one       edit on disk, then `cmake --build build --target T` and the test binary (what a
 //             developer runs by hand; the project's own build directory, no ccache)
+//   all       the same for every test target near the file (greenlight builds and runs those:
+//             a header two test programs include is two targets)
 //   cli       edit on disk, then `greenlight run FILE --json` (a one-shot process)
 //   save      edit on disk, then the run the language server makes on save (TestService in a
 //             long-lived process, sandboxes built ahead)
@@ -38,17 +40,24 @@ namespace {
 
 struct Case {
   const char* project;
-  const char* target;  // the test target
-  const char* binary;  // relative to the build directory
-  const char* file;    // the file changed
-  const char* anchor;  // a line of the function: "(void)N;" goes after its first '{'
+  const char* target;   // the framework's test target
+  const char* binary;   // its program, relative to the build directory
+  const char* targets;  // every test target near the file (what greenlight builds and runs)
+  const char* programs; // running them by hand, from the build directory (sh)
+  const char* file;     // the file changed
+  const char* anchor;   // a line of the function: "(void)N;" goes after its first '{'
 };
 
 const Case kCases[] = {
-    {"gtest-textstat", "textstat_tests", "tests/textstat_tests", "include/textstat/stats.h", "double median(std::vector<T> xs) {"},
-    {"gtest-textstat", "textstat_tests", "tests/textstat_tests", "src/tokenize.cpp", "bool is_stopword(std::string_view word) {"},
-    {"catch2-cliopts", "cliopts_tests", "test/cliopts_tests", "include/cliopts/cliopts.hpp", "inline int parse_int(std::string_view text) {"},
-    {"doctest-ringbuf", "ringbuf_tests", "tests/ringbuf_tests", "include/ringbuf/ring_buffer.hpp", "bool empty() const {"},
+    {"gtest-textstat", "textstat_tests", "tests/textstat_tests", "textstat_tests wordcount_check",
+     "cd tests && ./textstat_tests && ./wordcount_check", "include/textstat/stats.h", "double median(std::vector<T> xs) {"},
+    {"gtest-textstat", "textstat_tests", "tests/textstat_tests", "textstat_tests wordcount_check",
+     "cd tests && ./textstat_tests && ./wordcount_check", "src/tokenize.cpp", "bool is_stopword(std::string_view word) {"},
+    {"catch2-cliopts", "cliopts_tests", "test/cliopts_tests", "cliopts_tests example",
+     "(cd test && ./cliopts_tests) && ./example --help && ./example --width 10 alpha beta gamma", "include/cliopts/cliopts.hpp",
+     "inline int parse_int(std::string_view text) {"},
+    {"doctest-ringbuf", "ringbuf_tests", "tests/ringbuf_tests", "ringbuf_tests ringbuf_selfcheck",
+     "cd tests && ./ringbuf_tests && ./ringbuf_selfcheck", "include/ringbuf/ring_buffer.hpp", "bool empty() const {"},
 };
 
 double median(std::vector<double> v) {
@@ -108,8 +117,11 @@ int main(int argc, char** argv) {
   core::Config config;
   int serial = static_cast<int>(::getpid()) * 1000;
 
-  std::printf("%-16s %-30s %9s %9s %9s %9s   %s\n", "project", "file", "baseline", "cli", "save", "refine",
-              ("each / baseline (medians of " + std::to_string(runs) + ")").c_str());
+  std::printf("medians of %d runs; 'all' = cmake --build of every test target near the file + running them (what\n"
+              "greenlight does), 'one' = cmake --build of the framework's target + its binary\n",
+              runs);
+  std::printf("%-16s %-30s %8s %8s %8s %8s %8s   %s\n", "project", "file", "one", "all", "cli", "save", "refine",
+              "greenlight / all (/ one)");
   for (const Case& c : kCases) {
     const std::string root = work + "/" + c.project;
     const std::string build = root + "/build";
@@ -140,15 +152,25 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s: greenlight's first run (its private build): %.1f s, %d tests\n", c.file, seconds(t0),
                    o.result.summary.passed + o.result.summary.skipped);
     }
-    std::vector<double> baseline, cli, save, refine;
+    std::vector<double> baseline, all, cli, save, refine;
     const std::string binaryDir = fs::path(build + "/" + c.binary).parent_path().string();
     const std::string binaryName = fs::path(c.binary).filename().string();
     for (int r = 0; r < runs; ++r) {
-      // Each of the four after its own new edit; the order rotates between runs.
-      for (int k = 0; k < 4; ++k) {
-        const int which = (k + r) % 4;
+      // Each of the five after its own new edit; the order rotates between runs.
+      for (int k = 0; k < 5; ++k) {
+        const int which = (k + r) % 5;
         const std::string text = edited(original, c, ++serial);
         if (which != 3) write(file, text);
+        if (which == 4) {
+          auto t0 = std::chrono::steady_clock::now();
+          if (sh("cmake --build " + quote(build) + " --target " + c.targets + " >/dev/null 2>&1 && cd " + quote(build) + " && (" +
+                 c.programs + ") >/dev/null 2>&1") != 0) {
+            std::fprintf(stderr, "bench_cmake: the baseline (all targets) failed\n");
+            return 1;
+          }
+          all.push_back(seconds(t0));
+          continue;
+        }
         auto t0 = std::chrono::steady_clock::now();
         if (which == 0) {
           if (sh("cmake --build " + quote(build) + " --target " + c.target + " >/dev/null 2>&1 && cd " + quote(binaryDir) + " && ./" +
@@ -184,9 +206,10 @@ int main(int argc, char** argv) {
       }
     }
     write(file, original);
-    const double b = median(baseline);
-    std::printf("%-16s %-30s %8.2fs %8.2fs %8.2fs %8.2fs   cli %.2fx  save %.2fx  refine %.2fx\n", c.project, c.file, b,
-                median(cli), median(save), median(refine), median(cli) / b, median(save) / b, median(refine) / b);
+    const double one = median(baseline), b = median(all);
+    std::printf("%-16s %-30s %7.2fs %7.2fs %7.2fs %7.2fs %7.2fs   cli %.2fx (%.2fx)  save %.2fx (%.2fx)  refine %.2fx (%.2fx)\n",
+                c.project, c.file, one, b, median(cli), median(save), median(refine), median(cli) / b, median(cli) / one,
+                median(save) / b, median(save) / one, median(refine) / b, median(refine) / one);
     std::fflush(stdout);
   }
   greenlight::sandbox::keepSpares(false);

@@ -14,6 +14,7 @@
 
 #include "core/testing/cmake/PrivateBuild.h"
 #include "core/testing/cmake/Project.h"
+#include "core/testing/cmake/Trace.h"
 
 using namespace greenlight::core::testing;
 using namespace greenlight::core::testing::cmake;
@@ -255,4 +256,64 @@ TEST_CASE("overlays: one copy per text, and objects built from another text than
     CHECK_FALSE(build.syncOverlays({(src / "new.hpp").string()}, overlay, &b, &err));
     CHECK_THAT(err, Catch::Contains("exists only in the editor"));
   }
+}
+
+TEST_CASE("trace events: the throws and signals the preloaded library recorded") {
+  const std::string text =
+      "GLTRACE throw\tnot an integer: '+8'\t/b/test/cliopts_tests@0x1a2b;/b/test/cliopts_tests@0x10;/lib/libc.so.6@0x29d90;\n"
+      "GLTRACE throw\t\t/b/t@0x1;\n"
+      "GLTRACE signal\tSIGFPE\t/b/t@0x20;/b/t@0x30;\n"
+      "GLTRACE throw\ta\\tb\\nc\\\\d\t/b/t@0x40;\n"
+      "GLTRACE throw\ttorn";
+  auto events = parseTrace(text);
+  REQUIRE(events.size() == 4);
+  CHECK(events[0].kind == "throw");
+  CHECK(events[0].what == "not an integer: '+8'");
+  REQUIRE(events[0].frames.size() == 3);
+  CHECK(events[0].frames[0].object == "/b/test/cliopts_tests");
+  CHECK(events[0].frames[0].offset == 0x1a2b);
+  CHECK(events[2].kind == "signal");
+  CHECK(events[3].what == "a\tb\nc\\d");
+
+  TestResult threw;
+  threw.status = TestStatus::Failed;
+  threw.message = "CHECK( parse_int(\"+8\") == 8 ) threw: not an integer: '+8'";
+  CHECK(wantsTrace(threw, ""));
+  CHECK(eventFor(threw, "", events) == &events[0]);
+  TestResult crashed;
+  crashed.status = TestStatus::Error;
+  crashed.message = "killed by signal 8";
+  CHECK(eventFor(crashed, "crashed", events) == &events[2]);
+  TestResult plain;
+  plain.status = TestStatus::Failed;
+  plain.message = "rb.size() returned 3, expected 1";
+  CHECK_FALSE(wantsTrace(plain, ""));
+  TestResult passed;
+  passed.message = "threw";
+  CHECK_FALSE(wantsTrace(passed, ""));
+}
+
+TEST_CASE("addr2line -a -f -C -i: frames per address, inlined calls expanded, unknowns dropped") {
+  auto frames = parseAddr2line(
+      "0x0000000000001a2b\ncliopts::parse_int(std::basic_string_view<char, std::char_traits<char> >)\n"
+      "/p/include/cliopts/cliopts.hpp:35\n"
+      "0x0000000000000010\ninlined_helper()\n/p/include/h.hpp:7 (discriminator 2)\nouter()\n/p/src/a.cpp:12\n"
+      "0x0000000000000020\n??\n??:0\n");
+  REQUIRE(frames.size() == 3);
+  REQUIRE(frames[0].size() == 1);
+  CHECK(frames[0][0].file == "/p/include/cliopts/cliopts.hpp");
+  CHECK(frames[0][0].line == 35);
+  CHECK(frames[0][0].function.rfind("cliopts::parse_int", 0) == 0);
+  REQUIRE(frames[1].size() == 2);
+  CHECK(frames[1][0].line == 7);
+  CHECK(frames[1][1].file == "/p/src/a.cpp");
+  CHECK(frames[2].empty());
+}
+
+TEST_CASE("the frameworks' own headers are not where a failure arose") {
+  CHECK(frameworkHeader("/p/third_party/catch2/catch.hpp"));
+  CHECK(frameworkHeader("/usr/include/gtest/internal/gtest-internal.h"));
+  CHECK(frameworkHeader("/usr/include/doctest/doctest.h"));
+  CHECK_FALSE(frameworkHeader("/p/include/cliopts/cliopts.hpp"));
+  CHECK_FALSE(frameworkHeader("/p/src/matcher.cpp"));
 }

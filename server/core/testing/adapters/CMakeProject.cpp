@@ -19,8 +19,10 @@
 // Ids: "<target>::<framework's test name>" (GoogleTest "Suite.Name", Catch2/doctest the test
 // case name; plain tests their CTest name).
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -31,6 +33,7 @@
 #include "core/testing/cmake/FrameworkReports.h"
 #include "core/testing/cmake/PrivateBuild.h"
 #include "core/testing/cmake/Project.h"
+#include "core/testing/cmake/Trace.h"
 
 namespace greenlight::core::testing {
 namespace fs = std::filesystem;
@@ -121,6 +124,16 @@ bool mentionedByBuild(const std::string& file, const cmake::ProjectDir& project)
   return false;
 }
 
+// A target built with a sanitizer: its runtime must come first, no LD_PRELOAD before it.
+bool sanitized(const cmake::Target& t) {
+  for (const auto& g : t.compileGroups)
+    for (const auto& f : g.fragments)
+      if (f.find("-fsanitize") != std::string::npos) return true;
+  for (const auto& l : t.link)
+    if (l.fragment.find("-fsanitize") != std::string::npos || l.fragment.find("libasan") != std::string::npos) return true;
+  return false;
+}
+
 RunOptions optionsFor(const DiscoveryRequest& request) {
   RunOptions ro;
   if (request.config) ro.config = *request.config;
@@ -141,6 +154,7 @@ struct TargetRun {
   // doctest: test cases the binary reports (as skipped: doctest::skip) that CTest does not list.
   std::vector<std::string> unlisted;
   bool filterByFile = false;        // keep only results declared in the source file
+  std::string trace;                // the trace library to preload ("" none: cmake/Trace.h)
 };
 
 // "file:line" mentions of project files in a plain test's output: where it says it failed.
@@ -341,12 +355,14 @@ class CMakeAdapter final : public RunnerAdapter {
     }
     const auto byTarget = testsByTarget(*tests, *model);
     auto runs = planRuns(plan, *model, byTarget, build->deps().get(), options);
+    const std::string trace = build->traceLibrary(options, *model);
+    for (auto& tr : runs) tr.trace = sanitized(*tr.target) ? "" : trace;
     const std::string out = staging.outDir();
     int serial = 0;
     for (auto& tr : runs) {
       if (result.cancelled) break;
       runFramework(plan, options, staging, *build, binds, tr, out, serial, result);
-      runPlain(plan, options, staging, *build, binds, tr, result);
+      runPlain(plan, options, staging, *build, binds, tr, out, serial, result);
     }
     // Frames in project files the run did not stage (a header other than the source): their
     // texts, so that the diagnostics can range them.
@@ -510,7 +526,8 @@ class CMakeAdapter final : public RunnerAdapter {
 
   sandbox::Policy testPolicy(const TestPlan& plan, const RunOptions& options, const Staging& staging,
                              const cmake::PrivateBuild& build, const std::vector<cmake::OverlayBind>& binds,
-                             const CtestTest* ctest, const cmake::Target& target, const std::string& out) const {
+                             const CtestTest* ctest, const cmake::Target& target, const std::string& out,
+                             const std::string& trace, const std::string& traceFile) const {
     sandbox::Policy p = basePolicy(plan, options, staging, nullptr);
     bool covered = false;
     for (const auto& b : p.binds) covered = covered || b.hostPath == build.projectBind() || under(build.projectBind(), b.hostPath);
@@ -520,6 +537,11 @@ class CMakeAdapter final : public RunnerAdapter {
     if (!out.empty()) p.binds.push_back({out, "/out", true});
     p.workdir = ctest && !ctest->workingDirectory.empty() ? ctest->workingDirectory : target.buildDir;
     p.profile = sandbox::Profile::Native;
+    if (!trace.empty() && !out.empty()) {
+      p.binds.push_back({trace, "", false});
+      p.env.push_back("LD_PRELOAD=" + trace);
+      p.env.push_back("GREENLIGHT_TRACE_FILE=" + traceFile);
+    }
     if (ctest) {
       auto env = ctest->properties.find("ENVIRONMENT");
       if (env != ctest->properties.end() && env->is_array())
@@ -564,8 +586,9 @@ class CMakeAdapter final : public RunnerAdapter {
     };
     const bool nothingToRun = tr.selective && tr.select.empty();
     for (int attempt = 0; !nothingToRun && attempt < 1 + static_cast<int>(wanted.size()); ++attempt) {
-      const std::string report = "report-" + std::to_string(serial++) + ".json";
-      sandbox::Policy p = testPolicy(plan, options, staging, build, binds, first, *tr.target, out);
+      const std::string report = "report-" + std::to_string(serial) + ".json";
+      const std::string traceFile = "trace-" + std::to_string(serial++) + ".txt";
+      sandbox::Policy p = testPolicy(plan, options, staging, build, binds, first, *tr.target, out, tr.trace, "/out/" + traceFile);
       p.argv = {binary};
       for (auto& a : cmake::reportArguments(tr.framework, "/out/" + report)) p.argv.push_back(std::move(a));
       for (auto& a : cmake::selectArguments(tr.framework, ask)) p.argv.push_back(std::move(a));
@@ -588,6 +611,7 @@ class CMakeAdapter final : public RunnerAdapter {
       const bool timedOut = v.status == sandbox::Status::Timeout || v.status == sandbox::Status::CpuLimit;
       bool progress = false;
       bool died = false;
+      std::vector<std::pair<TestResult, std::string>> ready;  // result, the framework's outcome
       for (auto& c : cases) {
         // doctest lists what a filter left out as skipped: not a result.
         if (tr.framework == Framework::Doctest && !ask.empty() && c.outcome == "skipped" &&
@@ -609,8 +633,10 @@ class CMakeAdapter final : public RunnerAdapter {
             r.message = crash;
           }
         }
-        if (keep(r)) emit(options, result, std::move(r));
+        if (keep(r)) ready.emplace_back(std::move(r), c.outcome);
       }
+      attachTraces(ready, out + "/" + traceFile, plan, options, staging, build);
+      for (auto& [r, o] : ready) emit(options, result, std::move(r));
       const bool clean = v.status == sandbox::Status::Ok || v.status == sandbox::Status::ExitNonzero;
       if (!clean && !died && !timedOut) {
         // Died outside any test the report names (start-up, exit): say so once.
@@ -649,8 +675,74 @@ class CMakeAdapter final : public RunnerAdapter {
     }
   }
 
+  // Frames for the failures an exception or a crash ended, from the trace the preloaded library
+  // wrote (cmake/Trace.h), resolved by addr2line in the sandbox: the user's frames, outermost
+  // first, after the check the framework reported, so that the deepest one is where it arose.
+  void attachTraces(std::vector<std::pair<TestResult, std::string>>& results, const std::string& traceFile,
+                    const TestPlan& plan, const RunOptions& options, const Staging& staging,
+                    const cmake::PrivateBuild& build) const {
+    std::vector<std::pair<std::size_t, const cmake::TraceEvent*>> wanted;
+    bool any = false;
+    for (const auto& [r, o] : results) any = any || cmake::wantsTrace(r, o);
+    if (!any) return;
+    const auto events = cmake::parseTrace(readHost(traceFile));
+    for (std::size_t i = 0; i < results.size(); ++i)
+      if (cmake::wantsTrace(results[i].first, results[i].second))
+        if (const auto* e = cmake::eventFor(results[i].first, results[i].second, events)) wanted.emplace_back(i, e);
+    if (wanted.empty() || !cmake::sandboxHasProgram("addr2line")) return;
+    std::map<std::string, std::vector<unsigned long>> byObject;
+    for (const auto& [i, e] : wanted)
+      for (const auto& f : e->frames)
+        if (under(f.object, build.buildDir()) || (under(f.object, build.projectBind()) && !under(f.object, build.root())))
+          byObject[f.object].push_back(f.offset);
+    std::map<std::pair<std::string, unsigned long>, std::vector<Frame>> resolved;
+    for (auto& [object, offsets] : byObject) {
+      std::sort(offsets.begin(), offsets.end());
+      offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
+      sandbox::Policy p = basePolicy(plan, options, staging, nullptr);
+      // The same binds as the test's (a second bind of a path the plan binds already fails).
+      bool covered = false;
+      for (const auto& b : p.binds) covered = covered || b.hostPath == build.projectBind() || under(build.projectBind(), b.hostPath);
+      if (!covered) p.binds.push_back({build.projectBind(), "", false});
+      p.binds.push_back({build.buildDir(), "", false});
+      p.workdir = build.buildDir();
+      p.argv = {"addr2line", "-a", "-f", "-C", "-i", "-e", object};
+      for (auto off : offsets) {
+        char hex[32];
+        std::snprintf(hex, sizeof hex, "0x%lx", off);
+        p.argv.push_back(hex);
+      }
+      p.profile = sandbox::Profile::Native;
+      p.timeLimitSec = p.cpuLimitSec = 60;
+      p.memoryLimitMb = std::max<std::size_t>(p.memoryLimitMb, 1024);
+      StepOutput o = executeStep(p, options, nullptr);
+      auto frames = cmake::parseAddr2line(o.stdoutText);
+      for (std::size_t k = 0; k < offsets.size() && k < frames.size(); ++k) resolved[{object, offsets[k]}] = frames[k];
+    }
+    for (const auto& [i, e] : wanted) {
+      std::vector<Frame> inner;  // innermost first
+      for (const auto& f : e->frames) {
+        auto it = resolved.find({f.object, f.offset});
+        if (it == resolved.end()) continue;
+        for (Frame fr : it->second) {
+          fr.file = fs::path(fr.file).lexically_normal().string();
+          if (under(fr.file, build.projectBind()) && !under(fr.file, build.root()) && !cmake::frameworkHeader(fr.file))
+            inner.push_back(std::move(fr));
+        }
+      }
+      if (inner.empty()) continue;
+      TestResult& r = results[i].first;
+      for (auto it = inner.rbegin(); it != inner.rend(); ++it) {
+        bool seen = false;
+        for (const auto& f : r.frames) seen = seen || (f.file == it->file && f.line == it->line);
+        if (!seen) r.frames.push_back(*it);
+      }
+    }
+  }
+
   void runPlain(const TestPlan& plan, const RunOptions& options, Staging& staging, const cmake::PrivateBuild& build,
-                const std::vector<cmake::OverlayBind>& binds, const TargetRun& tr, RunResult& result) const {
+                const std::vector<cmake::OverlayBind>& binds, const TargetRun& tr, const std::string& out, int& serial,
+                RunResult& result) const {
     if (tr.plainTests.empty()) return;
     // Where a failure is shown: the program's main(), else the add_test line.
     std::string file;
@@ -679,7 +771,8 @@ class CMakeAdapter final : public RunnerAdapter {
         continue;
       }
       if (t->command.empty()) continue;
-      sandbox::Policy p = testPolicy(plan, options, staging, build, binds, t, *tr.target, "");
+      const std::string traceFile = "trace-" + std::to_string(serial++) + ".txt";
+      sandbox::Policy p = testPolicy(plan, options, staging, build, binds, t, *tr.target, out, tr.trace, "/out/" + traceFile);
       p.argv = t->command;
       StepOutput ran = executeStep(p, options, nullptr);
       result.verdict = ran.verdict;
@@ -709,6 +802,10 @@ class CMakeAdapter final : public RunnerAdapter {
       }
       if (r.status == TestStatus::Failed || r.status == TestStatus::Error) {
         r.frames = framesInOutput(pr.output, build.projectBind());
+        std::vector<std::pair<TestResult, std::string>> one;
+        one.emplace_back(std::move(r), c.outcome);
+        attachTraces(one, out + "/" + traceFile, plan, options, staging, build);
+        r = std::move(one.front().first);
         if (r.frames.empty() && !testFile.empty()) r.frames.push_back({testFile, testLine, 0, "main"});
       }
       emit(options, result, std::move(r));

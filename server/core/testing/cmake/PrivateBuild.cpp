@@ -21,6 +21,7 @@
 
 #include "core/testing/PythonBytecode.h"
 #include "core/testing/RunnerSteps.h"
+#include "core/testing/harness/Harnesses.h"
 #include "support/Log.h"
 
 namespace greenlight::core::testing::cmake {
@@ -163,7 +164,13 @@ sandbox::Policy PrivateBuild::stepPolicy(const RunOptions& options, double secon
   p.binds.push_back({buildDir(), "", true});
   p.binds.push_back({root_ + "/ccache", "", true});
   for (const auto& b : binds) p.binds.push_back({b.copy, b.path, false});
-  p.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "CCACHE_DIR=" + root_ + "/ccache", "TERM=dumb", "CLICOLOR=0",
+  // ccache in depend mode: a miss runs the compiler once (no separate preprocessing pass), which
+  // is what a run after an edit mostly is; a hit (a text seen before: the disk's text again after
+  // a candidate, a repeated candidate) skips it. A file just edited is "too new" for ccache's
+  // manifests unless the mtime checks are relaxed; the texts it hashes cannot change under it
+  // here (the overlays are immutable copies; the build holds the lock).
+  p.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "CCACHE_DIR=" + root_ + "/ccache", "CCACHE_DEPEND=1",
+           "CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime", "TERM=dumb", "CLICOLOR=0",
            "CMAKE_COLOR_DIAGNOSTICS=OFF", "NINJA_STATUS=[%f/%t] "};
   return p;
 }
@@ -449,6 +456,31 @@ PrivateBuild::BuildResult PrivateBuild::build(const std::vector<std::string>& ta
     buildSeconds_[key] = r.seconds;
   }
   return r;
+}
+
+std::string PrivateBuild::traceLibrary(const RunOptions& options, const CodeModel& model) {
+  const std::string text(harness::cxxTrace());
+  std::string compiler = "c++";
+  if (const Toolchain* tc = model.toolchain("CXX"); tc && !tc->compilerPath.empty()) compiler = tc->compilerPath;
+  const std::string dir = root_ + "/trace";
+  const std::string base = dir + "/gltrace-" + hex(fnv1a(text + "\n" + compiler)).substr(0, 12);
+  std::error_code ec;
+  if (fs::is_regular_file(base + ".so", ec)) return base + ".so";
+  if (fs::exists(base + ".failed", ec)) return "";
+  fs::create_directories(dir, ec);
+  giveToSandbox(dir);
+  if (!writeAtomically(base + ".cc", text)) return "";
+  sandbox::Policy p = stepPolicy(options, 120, {});
+  p.binds.push_back({dir, "", true});
+  p.argv = {compiler, "-shared", "-fPIC", "-O1", "-o", base + ".so", base + ".cc", "-ldl"};
+  StepOutput out = executeStep(p, options, nullptr);
+  if (out.verdict.status != sandbox::Status::Ok || !fs::is_regular_file(base + ".so", ec)) {
+    // A compiler that cannot build it (another ABI): not again. A timeout may pass next time.
+    if (out.verdict.status == sandbox::Status::ExitNonzero) writeAtomically(base + ".failed", out.stderrText);
+    GL_LOG(Info, "cmake: the trace library did not build with " << compiler << ": " << tail(out.stderrText, 600));
+    return "";
+  }
+  return base + ".so";
 }
 
 double PrivateBuild::lastBuildSeconds(const std::vector<std::string>& targets) const {

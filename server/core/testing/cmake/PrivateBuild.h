@@ -8,7 +8,9 @@
 //   ccache/       the project's own ccache directory (never shared between projects: a build
 //                 could plant objects for another project's sources)
 //   overlay/      the texts of files whose editor text differs from the disk (see below)
-//   overlay.json  which files those are, and the hash of the text the build last compiled
+//   overlay.json  which files those are; the hash of the text of every file of the last
+//                 build's plans and when that build started
+//   trace/        harness/cxx_trace.cc.inc built as a shared object (LD_PRELOADed into tests)
 //   lock          flock()ed while a thread or process configures, builds or runs
 // The user's own build directory is never written; its cache gives the options to configure
 // with (carriedOptions).
@@ -21,7 +23,9 @@
 // overlay: while the overlay text stays the same its copy keeps its mtime (nothing recompiles);
 // a new text gets a new copy (newer than the objects: they recompile); when the file is back to
 // its disk text, the copy goes and every object whose recorded dependencies name the file is
-// deleted (ninja/make rebuild it, usually from ccache).
+// deleted (ninja/make rebuild it, usually from ccache). The same happens to a file whose disk
+// text changed since the last build while its mtime stayed older than that build (copied with
+// its times kept, restored from a backup): ninja would not see the change.
 //
 // Thread-safety: one object per project directory for the process (of()); its caches are
 // locked; configure/syncOverlays/build need the Lock (which also excludes other processes).
@@ -97,6 +101,11 @@ class PrivateBuild {
                     const RunOptions& options, double timeLimitSeconds);
   // The seconds of the last successful build of `targets` (0: none yet in this process).
   double lastBuildSeconds(const std::vector<std::string>& targets) const;
+
+  // harness/cxx_trace.cc.inc as a shared object built by the project's C++ compiler (once,
+  // under trace/, named for its text and the compiler), to LD_PRELOAD into the test binaries.
+  // "" when it cannot be built: the runs go without traces. Hold the Lock.
+  std::string traceLibrary(const RunOptions& options, const CodeModel& model);
 
   // A sandboxed step on this build: the source tree read-only (the directory above it that holds
   // .git when there is one), build/ and ccache/ writable, the overlay binds, workdir build/.
