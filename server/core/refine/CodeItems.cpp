@@ -1,4 +1,5 @@
 #include "core/refine/CodeItems.h"
+#include "core/refine/TextLines.h"
 
 #include <algorithm>
 #include <cctype>
@@ -14,12 +15,6 @@ namespace {
 
 bool identStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
 bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
-
-std::string_view trimView(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 bool word(std::string_view t, std::string_view w) {
   return t.size() >= w.size() && t.substr(0, w.size()) == w && (t.size() == w.size() || !identChar(t[w.size()]));

@@ -1,4 +1,5 @@
 #include "core/refine/Imports.h"
+#include "core/refine/TextLines.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,12 +12,6 @@ namespace greenlight::core::refine {
 using testing::Language;
 
 namespace {
-
-std::string_view trimView(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // Whitespace runs as one space, none at the ends, a trailing `;` dropped.
 std::string collapsed(std::string_view s) {

@@ -1,4 +1,5 @@
 #include "core/refine/ReplyCode.h"
+#include "core/refine/TextLines.h"
 
 #include <algorithm>
 #include <cctype>
@@ -19,26 +20,6 @@ namespace greenlight::core::refine {
 using testing::Language;
 
 namespace {
-
-std::string_view trimView(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::vector<std::string_view> splitLines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t nl = text.find('\n', start);
-    if (nl == std::string_view::npos) nl = text.size();
-    std::string_view l = text.substr(start, nl - start);
-    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-    lines.push_back(l);
-    start = nl + 1;
-  }
-  return lines;
-}
 
 // --- step 1: units (a diff becomes the file it describes) ----------------------------------
 
@@ -70,7 +51,7 @@ struct Unit {
 std::string diffNewSide(std::string_view diff) {
   std::string out;
   bool inHunk = false;
-  for (auto l : splitLines(diff)) {
+  for (auto l : lineViews(diff, false)) {
     if (l.rfind("@@", 0) == 0) {
       if (inHunk) out += '\n';
       inHunk = true;
@@ -291,7 +272,7 @@ std::string withExportPrefix(const std::string& text, std::string_view have, std
     return out;
   }
   // Insert before the first code character of the first line that is not a comment.
-  auto lines = splitLines(text);
+  auto lines = lineViews(text, false);
   std::size_t pos = 0;
   for (auto l : lines) {
     std::string_view t = trimView(l);
@@ -357,9 +338,9 @@ std::string testDefined(const CodeItem& item, const FirstLine& firstLine, Langua
 }  // namespace
 
 std::optional<std::string> applyUnifiedDiff(std::string_view text, std::string_view diff) {
-  auto fileLines = splitLines(text);
+  auto fileLines = lineViews(text, false);
   std::vector<std::string> out(fileLines.begin(), fileLines.end());
-  const auto lines = splitLines(diff);
+  const auto lines = lineViews(diff, false);
   long shift = 0;
   bool any = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {

@@ -1,4 +1,5 @@
 #include "core/refine/ReplyText.h"
+#include "core/refine/TextLines.h"
 
 #include <algorithm>
 #include <cctype>
@@ -16,28 +17,6 @@ std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-std::string_view trimView(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::vector<std::string_view> splitLines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  lines.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    auto end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(line);
-    if (end == text.size()) break;
-    start = end + 1;
-  }
-  return lines;
 }
 
 bool blank(std::string_view line) {
@@ -120,7 +99,7 @@ bool matchesLanguage(const std::string& tag, Language language) {
 
 bool looksLikeSession(std::string_view code) {
   int lines = 0, prompts = 0;
-  for (auto l : splitLines(code)) {
+  for (auto l : lineViews(code, true)) {
     auto t = trimView(l);
     if (t.empty()) continue;
     ++lines;
@@ -136,7 +115,7 @@ bool looksLikeSession(std::string_view code) {
 bool looksLikeDiff(std::string_view code) {
   bool header = false, hunk = false;
   int changes = 0, n = 0;
-  for (auto l : splitLines(code)) {
+  for (auto l : lineViews(code, true)) {
     if (++n > 4000) break;
     if (l.rfind("--- ", 0) == 0 || l.rfind("+++ ", 0) == 0) header = true;
     else if (l.rfind("@@ ", 0) == 0 && l.find(" @@", 3) != std::string_view::npos) hunk = true;
@@ -150,7 +129,7 @@ bool looksLikeLanguage(std::string_view code, Language language) {
   int code_lines = 0, prose = 0, strong = 0;
   LineLexer lexer(language);
   int n = 0;
-  for (auto l : splitLines(code)) {
+  for (auto l : lineViews(code, true)) {
     if (++n > 2000) break;
     if (lexer.atTopLevel()) {
       auto role = lineRole(l, language);
@@ -331,7 +310,7 @@ std::string stripReasoning(std::string_view reply) {
 
 std::string transcriptCode(std::string_view text) {
   std::string out;
-  for (auto l : splitLines(text)) {
+  for (auto l : lineViews(text, true)) {
     std::string_view t = l.substr(leadingSpaces(l));
     if (t.rfind(">>> ", 0) == 0 || t == ">>>") {
       out.append(t.substr(std::min<std::size_t>(4, t.size())));
@@ -355,7 +334,7 @@ ReplyUnits replyUnits(std::string_view reply, Language language) {
     stripped = stripReasoning(reply);
     text = stripped;
   }
-  const auto lines = splitLines(text);
+  const auto lines = lineViews(text, true);
   const auto blocks = fences(lines);
   std::vector<bool> fenced(lines.size(), false);
   for (const auto& f : blocks) {

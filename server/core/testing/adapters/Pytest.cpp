@@ -130,16 +130,8 @@ class PytestAdapter final : public RunnerAdapter {
   }
 
   RunResult run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const override {
-    std::string error = sandboxUserCannotRead(plan.rootDir);
-    if (!error.empty() || !staging.prepareInPlace(plan, options.overlay, &error)) {
-      result.error = error;
-      return result;
-    }
-    auto tool = resolveFor(options.config.pythonInterpreter, plan, options, &error);
-    if (!tool) {
-      result.error = "python interpreter: " + error;
-      return result;
-    }
+    // A warm interpreter's spare has its binds before the run comes: the overlay copies stay put.
+    const bool warm = options.warm && !options.executor;
     nlohmann::json cfg;
     cfg["source"] = plan.sourceIsTestFile ? "" : plan.sourceFile;
     cfg["budget"] = std::max(1.0, timeLimit(options) - 0.5);
@@ -147,24 +139,25 @@ class PytestAdapter final : public RunnerAdapter {
       // The source is passed for its doctests only; narrowed, to the function's.
       cfg["doctests_of"] = {{"file", plan.sourceFile}, {"functions", plan.doctestFunctions}};
     }
-    staging.addHarnessFile("_greenlight_pytest.py", harness::pytestPlugin());
-    staging.addHarnessFile("greenlight_pytest.py", harness::pytestPluginEntry());
-    const std::string config = staging.addHarnessFile("config.json", cfg.dump());
-    sandbox::Policy p = basePolicy(plan, options, staging, &*tool);
-    p.workdir = plan.rootDir;
-    std::error_code ec;
-    bool rootBound = false;
-    for (const auto& b : p.binds) rootBound = rootBound || plan.rootDir == b.hostPath || plan.rootDir.rfind(b.hostPath + "/", 0) == 0;
-    if (!rootBound && fs::is_directory(plan.rootDir, ec)) p.binds.push_back({plan.rootDir, "", false});
-    for (const auto& [copy, path] : staging.overlayBinds()) p.binds.push_back({copy, path, false});
-    const std::string python = tool->invokedAs.empty() ? tool->path : tool->invokedAs;
+    auto setup = preparePythonRun(plan, options, staging,
+                                  {{"_greenlight_pytest.py", harness::pytestPlugin()},
+                                   {"greenlight_pytest.py", harness::pytestPluginEntry()}},
+                                  cfg, warm, result);
+    if (!setup) return result;
+    sandbox::Policy& p = setup->policy;
+    const std::string& python = setup->python;
     p.argv = {python, "-B", "-m", "pytest", "-p", "greenlight_pytest", "-o", "cache_dir=/tmp/.pytest_cache",
               "--rootdir=" + plan.rootDir, "--color=no"};
     p.argv.insert(p.argv.end(), plan.runnerArgs.begin(), plan.runnerArgs.end());
-    p.profile = sandbox::Profile::Python;
-    p.env.insert(p.env.end(), {"PYTHONPATH=" + std::string(kSandboxGl), "GREENLIGHT_CONFIG=" + config,
-                               "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8",
-                               "PY_COLORS=0", "COVERAGE_FILE=/tmp/.coverage"});
+    p.env.insert(p.env.end(), {"PY_COLORS=0", "COVERAGE_FILE=/tmp/.coverage"});
+    if (warm) {
+      // pytest, its plugins and greenlight's started ahead (python_warm.py's pytest mode); never
+      // the project's files, whose text differs from run to run.
+      p.warm = warmStart({python, "-B", std::string(kSandboxGl) + "/python_warm.py", "pytest"},
+                         {{".gl/python_warm.py", harness::pythonWarm()},
+                          {".gl/_greenlight_pytest.py", harness::pytestPlugin()},
+                          {".gl/greenlight_pytest.py", harness::pytestPluginEntry()}});
+    }
     PathMap identity;
     auto [step, outcome] = runHarness(p, options, identity, result);
     if (options.prepareOnly) return result;
@@ -179,7 +172,22 @@ class PytestAdapter final : public RunnerAdapter {
     return result;
   }
 
+  void select(TestPlan& plan, const std::vector<std::string>& names) const override {
+    std::vector<std::string> ids;
+    for (const auto& st : plan.staticTests) {
+      // a test by its name, or every method of a class named alone
+      const bool hit = std::any_of(names.begin(), names.end(), [&](const std::string& n) {
+        return st.name == n || st.name.rfind(n + ".", 0) == 0;
+      });
+      if (hit) ids.push_back(nodeIdOf(st.file, st.name, plan.rootDir));
+    }
+    if (ids.empty()) return;  // nothing known by those names: the plan as discovered
+    plan.selected = names;
+    plan.runnerArgs = ids;
+    plan.hasDoctests = false;
+  }
   std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
+  bool preparable() const override { return true; }
 };
 
 }  // namespace

@@ -300,4 +300,33 @@ bool interpreterImports(const Tool& tool, const std::string& module, const std::
   return ok;
 }
 
+std::optional<PythonRunSetup> preparePythonRun(const TestPlan& plan, const RunOptions& options, Staging& staging,
+                                               const std::vector<std::pair<std::string, std::string_view>>& harnessFiles,
+                                               const nlohmann::json& config, bool stableOverlay, RunResult& result) {
+  std::string error = sandboxUserCannotRead(plan.rootDir);
+  if (!error.empty() || !staging.prepareInPlace(plan, options.overlay, &error, stableOverlay)) {
+    result.error = error;
+    return std::nullopt;
+  }
+  auto tool = resolveFor(options.config.pythonInterpreter, plan, options, &error);
+  if (!tool) {
+    result.error = "python interpreter: " + error;
+    return std::nullopt;
+  }
+  for (const auto& [name, text] : harnessFiles) staging.addHarnessFile(name, text);
+  const std::string configPath = staging.addHarnessFile("config.json", config.dump());
+  PythonRunSetup setup{basePolicy(plan, options, staging, &*tool), tool->invokedAs.empty() ? tool->path : tool->invokedAs};
+  sandbox::Policy& p = setup.policy;
+  p.workdir = plan.rootDir;
+  bool rootBound = false;
+  for (const auto& b : p.binds) rootBound = rootBound || plan.rootDir == b.hostPath || plan.rootDir.rfind(b.hostPath + "/", 0) == 0;
+  std::error_code ec;
+  if (!rootBound && fs::is_directory(plan.rootDir, ec)) p.binds.push_back({plan.rootDir, "", false});
+  for (const auto& [copy, path] : staging.overlayBinds()) p.binds.push_back({copy, path, false});
+  p.profile = sandbox::Profile::Python;
+  p.env.insert(p.env.end(), {"PYTHONPATH=" + std::string(kSandboxGl), "GREENLIGHT_CONFIG=" + configPath,
+                             "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8"});
+  return setup;
+}
+
 }  // namespace greenlight::core::testing

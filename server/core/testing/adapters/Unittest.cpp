@@ -117,30 +117,15 @@ class UnittestAdapter final : public RunnerAdapter {
   }
 
   RunResult run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const override {
-    std::string error = sandboxUserCannotRead(plan.rootDir);
-    if (!error.empty() || !staging.prepareInPlace(plan, options.overlay, &error)) {
-      result.error = error;
-      return result;
-    }
-    auto tool = resolveFor(options.config.pythonInterpreter, plan, options, &error);
-    if (!tool) {
-      result.error = "python interpreter: " + error;
-      return result;
-    }
     nlohmann::json cfg;
     cfg["source"] = plan.sourceIsTestFile ? "" : plan.sourceFile;
     cfg["budget"] = std::max(1.0, timeLimit(options) - 0.5);
-    staging.addHarnessFile("greenlight_unittest.py", harness::unittestRunner());
-    const std::string config = staging.addHarnessFile("config.json", cfg.dump());
-    sandbox::Policy p = basePolicy(plan, options, staging, &*tool);
-    p.workdir = plan.rootDir;
-    for (const auto& [copy, path] : staging.overlayBinds()) p.binds.push_back({copy, path, false});
-    const std::string python = tool->invokedAs.empty() ? tool->path : tool->invokedAs;
-    p.argv = {python, "-B", "-m", "greenlight_unittest"};
+    auto setup = preparePythonRun(plan, options, staging, {{"greenlight_unittest.py", harness::unittestRunner()}}, cfg,
+                                  false, result);
+    if (!setup) return result;
+    sandbox::Policy& p = setup->policy;
+    p.argv = {setup->python, "-B", "-m", "greenlight_unittest"};
     p.argv.insert(p.argv.end(), plan.runnerArgs.begin(), plan.runnerArgs.end());
-    p.profile = sandbox::Profile::Python;
-    p.env.insert(p.env.end(), {"PYTHONPATH=" + std::string(kSandboxGl), "GREENLIGHT_CONFIG=" + config,
-                               "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8"});
     PathMap identity;
     auto [step, outcome] = runHarness(p, options, identity, result);
     if (options.prepareOnly) return result;
@@ -148,6 +133,13 @@ class UnittestAdapter final : public RunnerAdapter {
     return result;
   }
 
+  void select(TestPlan& plan, const std::vector<std::string>& names) const override {
+    // unittest's own -k: a substring of the test id (module.Class.test).
+    auto end = std::find(plan.runnerArgs.begin(), plan.runnerArgs.end(), "-k");
+    plan.runnerArgs.erase(end, plan.runnerArgs.end());
+    for (const auto& n : names) plan.runnerArgs.insert(plan.runnerArgs.end(), {"-k", n});
+    plan.selected = names;
+  }
   std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
 };
 
