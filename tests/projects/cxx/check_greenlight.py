@@ -17,7 +17,8 @@ CTest names verify_bugs.py checks against CTest itself, one process per test).
 3. bugs:     each injected bug (<project>.bugs.json), written to disk: `greenlight run FILE` on the
              file the bug is in must fail exactly the bug's tests (never green), each failure
              with its values (expected/actual, the exception or the signal), and put a
-             diagnostic in that file.
+             diagnostic in that file; where the bug's "at" names a line's text (a throw, a
+             crash site), a diagnostic on that line.
 4. generate: (catch2-cliopts) parse_bool in the header-only library becomes a stub; `greenlight
              generate --apply` with a scripted model (tests/fakes/scripted_model.py) that first
              answers a wrong body, then the right one once the feedback names the failure, must
@@ -287,6 +288,13 @@ def check_bugs(name, root, bin_, env):
         in_file = [d for d in result["diagnostics"] if d["file"] == path]
         if not in_file:
             p.append("%s: no diagnostic in %s (diagnostics in %s)" % (label, bug["file"], sorted({d["file"] for d in result["diagnostics"]})))
+        if bug.get("at"):
+            # Where the exception or the crash arose (the trace): the line holding this text.
+            buggy = original.replace(bug["find"], bug["replace"], 1).splitlines()
+            lines = [i + 1 for i, l in enumerate(buggy) if bug["at"] in l]
+            if not any(d["line"] in lines for d in in_file):
+                p.append("%s: no diagnostic at the line of origin %s (%r); in the file at %s" % (
+                    label, lines, bug["at"], sorted(d["line"] for d in in_file)))
         problems += p
         if not p:
             caught += 1
