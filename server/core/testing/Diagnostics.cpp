@@ -98,8 +98,11 @@ const Frame* deepestKnown(const std::vector<Frame>& frames, const std::map<std::
 std::optional<FunctionAt> calleeOf(const TestResult& t, const std::string& assertionLine, const DiagnosticContext& ctx) {
   static const std::regex call(R"(([A-Za-z_$][\w$]*)\s*\()");
   std::vector<std::string> names;
+  // C++: a subscript in the check ("rb[1]") calls the class's operator[].
+  static const std::regex subscript(R"([\w\)\]]\s*\[[^\]])");
   for (const std::string& text : {t.message, assertionLine}) {
     for (std::sregex_iterator it(text.begin(), text.end(), call), end; it != end; ++it) names.push_back((*it)[1].str());
+    if (ctx.language == Language::Cxx && std::regex_search(text, subscript)) names.push_back("operator[]");
   }
   static const std::set<std::string> skip = {"assert", "assertEqual", "console", "strictEqual", "deepStrictEqual", "equal",
                                              "ok", "AssertionError", "len", "print", "int", "str", "list", "set",
@@ -218,6 +221,13 @@ std::vector<Diagnostic> buildDiagnostics(const RunResult& result, const Diagnost
       if (!fn) {
         std::string at = assertion ? lineOf(texts, assertion->file, assertion->line) : "";
         fn = calleeOf(t, at, ctx);
+        // C++: a check of a value computed earlier ("EXPECT_EQ(top[0].first, ...)" after
+        // "auto top = top_n(...)"): the last call into the source above it in the test.
+        if (!fn && ctx.language == Language::Cxx && assertion && assertion->file == t.file && t.line > 0) {
+          TestResult none;
+          for (int l = assertion->line - 1; l > t.line && l >= assertion->line - 40 && !fn; --l)
+            fn = calleeOf(none, lineOf(texts, assertion->file, l), ctx);
+        }
       }
       if (t.origin && t.origin->file == ctx.sourceFile && t.origin->line > 0) {
         // The line that produced the wrong value (traced), the definition as related information.

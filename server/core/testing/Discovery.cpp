@@ -103,8 +103,19 @@ std::optional<FunctionAt> matchDef(const std::string& line, Language language, i
         return FunctionAt{m[1].matched ? m[1].str() : m[2].str(), 0};
       }
       break;
-    case Language::Cxx:
-      if (line.find(';') == std::string::npos && std::regex_search(line, m, cxxDef())) {
+    case Language::Cxx: {
+      // A definition on one line ("bool empty() const { return n == 0; }") is read up to its body.
+      const std::string head = line.substr(0, line.find('{'));
+      // Operators: "T& operator[](std::size_t i) {", "bool operator==(const X&) const".
+      static const std::regex op(R"(^\s*(?:template\s*<[^>]*>\s*)?[A-Za-z_][\w:<>,\s\*&]*?[\s\*&](?:[A-Za-z_]\w*::)*(operator\s*(?:\[\s*\]|\(\s*\)|[-+*/%<>!=&|^~]{1,3}))\s*\([^;]*$)");
+      if (head.find(';') == std::string::npos && std::regex_search(head, m, op)) {
+        std::string name;
+        for (char c : m[1].str())
+          if (c != ' ' && c != '\t') name += c;
+        *indent = indentOf(line);
+        return FunctionAt{name, 0};
+      }
+      if (head.find(';') == std::string::npos && std::regex_search(head, m, cxxDef())) {
         std::string name = m[1].str();
         auto colons = name.rfind("::");
         if (colons != std::string::npos) name = name.substr(colons + 2);
@@ -113,6 +124,7 @@ std::optional<FunctionAt> matchDef(const std::string& line, Language language, i
         return FunctionAt{name, 0};
       }
       break;
+    }
     case Language::Command: break;
   }
   return std::nullopt;

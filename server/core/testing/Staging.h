@@ -48,6 +48,9 @@ class Staging {
   const PathMap& pathMap() const { return map_; }
   // Host texts of the staged source/test files (for the fingerprint and narrowing).
   const std::vector<std::pair<std::string, std::string>>& stagedTexts() const { return texts_; }
+  // Records the text a run compiled for a file, for a runner that stages in place on its own
+  // (CMake): the first one recorded is the file under test.
+  void addText(std::string path, std::string text) { texts_.emplace_back(std::move(path), std::move(text)); }
 
  private:
   std::string root_, base_, out_;

@@ -6,6 +6,7 @@ const RunnerAdapter& pytestAdapter();
 const RunnerAdapter& unittestAdapter();
 const RunnerAdapter& pythonHarnessAdapter();
 const RunnerAdapter& nodeHarnessAdapter();
+const RunnerAdapter& cmakeAdapter();
 const RunnerAdapter& cxxSingleFileAdapter();
 const RunnerAdapter& commandAdapter();
 
@@ -13,7 +14,7 @@ const std::vector<const RunnerAdapter*>& adapters() {
   // The project's own runner first, the built-in harness of each language last.
   static const std::vector<const RunnerAdapter*> all = {
       &pytestAdapter(),     &unittestAdapter(),       &pythonHarnessAdapter(),
-      &nodeHarnessAdapter(), &cxxSingleFileAdapter(), &commandAdapter(),
+      &nodeHarnessAdapter(), &cmakeAdapter(),          &cxxSingleFileAdapter(), &commandAdapter(),
   };
   return all;
 }

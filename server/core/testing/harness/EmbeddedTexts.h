@@ -71,6 +71,9 @@ inline constexpr char kAmaro[] =
 inline constexpr char kCxx[] =
 #include "cxx_support.cc.inc"
     ;
+inline constexpr char kCxxTrace[] =
+#include "cxx_trace.cc.inc"
+    ;
 inline constexpr char kCxxAssert[] =
 #include "cxx_assert.h.inc"
     ;

@@ -23,6 +23,7 @@ std::string_view unwrap(std::string_view raw, std::string_view openMarker, std::
 
 using embedded::kCxx;
 using embedded::kCxxAssert;
+using embedded::kCxxTrace;
 using embedded::kNode;
 using embedded::kNodeWarm;
 using embedded::kPythonWarm;
@@ -64,6 +65,7 @@ std::string_view jsWarm() { return unwrap(kJsWarm, "*/", "/*"); }
 std::string_view tsHook() { return unwrap(kTsHook, "*/", "/*"); }
 std::string_view amaroTransformer() { return {kAmaro, sizeof kAmaro - 1}; }
 std::string_view cxxSupport() { return unwrap(kCxx, "*/", "/*"); }
+std::string_view cxxTrace() { return unwrap(kCxxTrace, "*/", "/*"); }
 std::string_view cxxAssertHeader() { return unwrap(kCxxAssert, "*/", "/*"); }
 std::string_view pytestPlugin() { return unwrap(kPytestPlugin, "\"", "\""); }
 std::string_view pytestPluginEntry() { return unwrap(kPytestPluginEntry, "\"", "\""); }

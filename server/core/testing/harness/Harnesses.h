@@ -35,6 +35,8 @@ std::string_view tsHook();          // ts_hook.mjs
 std::string_view amaroTransformer();  // third_party/amaro/amaro.js (3.7 MB: write it only for .ts runs)
 std::string_view cxxSupport();      // cxx_support.cc.inc: crash/timeout backtraces, assert values
 std::string_view cxxAssertHeader(); // cxx_assert.h.inc: <assert.h> whose assert shows both sides
+// CMake projects: LD_PRELOADed into project test binaries, records where throws and crashes arose.
+std::string_view cxxTrace();        // cxx_trace.cc.inc
 // Project runners (EVENTS.md): pytest and unittest run the project as they would, reporting per test.
 std::string_view pytestPlugin();       // pytest_plugin.py: staged as _greenlight_pytest.py (the hooks)
 std::string_view pytestPluginEntry();  // pytest_plugin_entry.py: staged as greenlight_pytest.py, `-p greenlight_pytest`

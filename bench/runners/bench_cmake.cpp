@@ -1,0 +1,217 @@
+// C++ CMake projects (issue 27): after a one-function change, greenlight's run of the tests
+// near the file against the project's own `cmake --build <dir> --target T` + running the test
+// binary, measured side by side, interleaved, on the projects of tests/projects/cxx:
+//
+//   one       edit on disk, then `cmake --build build --target T` and the test binary (what a
+//             developer runs by hand; the project's own build directory, no ccache)
+//   all       the same for every test target near the file (greenlight builds and runs those:
+//             a header two test programs include is two targets)
+//   cli       edit on disk, then `greenlight run FILE --json` (a one-shot process)
+//   save      edit on disk, then the run the language server makes on save (TestService in a
+//             long-lived process, sandboxes built ahead)
+//   refine    the same change as a candidate's text through the overlay (the disk untouched):
+//             the run of a refine round, without the model's time
+// Every edit is new (a no-op statement "(void)N;" with a fresh N in the function's body), so
+// neither ninja nor ccache can answer it from an earlier run. Prints the medians and each
+// against the baseline (goal: <= 1.5x). Run it on a quiet machine, or read the ratios only.
+//
+//   bench_cmake GREENLIGHT_BIN [RUNS] [WORK_DIR]     (RUNS default 5; WORK default /tmp/gl-bench-cmake)
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/config/Config.h"
+#include "core/testing/TestService.h"
+#include "sandbox/Sandbox.h"
+
+namespace t = greenlight::core::testing;
+namespace core = greenlight::core;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Case {
+  const char* project;
+  const char* target;   // the framework's test target
+  const char* binary;   // its program, relative to the build directory
+  const char* targets;  // every test target near the file (what greenlight builds and runs)
+  const char* programs; // running them by hand, from the build directory (sh)
+  const char* file;     // the file changed
+  const char* anchor;   // a line of the function: "(void)N;" goes after its first '{'
+};
+
+const Case kCases[] = {
+    {"gtest-textstat", "textstat_tests", "tests/textstat_tests", "textstat_tests wordcount_check",
+     "cd tests && ./textstat_tests && ./wordcount_check", "include/textstat/stats.h", "double median(std::vector<T> xs) {"},
+    {"gtest-textstat", "textstat_tests", "tests/textstat_tests", "textstat_tests wordcount_check",
+     "cd tests && ./textstat_tests && ./wordcount_check", "src/tokenize.cpp", "bool is_stopword(std::string_view word) {"},
+    {"catch2-cliopts", "cliopts_tests", "test/cliopts_tests", "cliopts_tests example",
+     "(cd test && ./cliopts_tests) && ./example --help && ./example --width 10 alpha beta gamma", "include/cliopts/cliopts.hpp",
+     "inline int parse_int(std::string_view text) {"},
+    {"doctest-ringbuf", "ringbuf_tests", "tests/ringbuf_tests", "ringbuf_tests ringbuf_selfcheck",
+     "cd tests && ./ringbuf_tests && ./ringbuf_selfcheck", "include/ringbuf/ring_buffer.hpp", "bool empty() const {"},
+};
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+std::string read(const std::string& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write(const std::string& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+// `original` with "(void)N;" after the first '{' of the anchor line.
+std::string edited(const std::string& original, const Case& c, int n) {
+  auto at = original.find(c.anchor);
+  if (at == std::string::npos) {
+    std::fprintf(stderr, "bench_cmake: '%s' not found in %s\n", c.anchor, c.file);
+    std::exit(2);
+  }
+  auto brace = original.find('{', at);
+  return original.substr(0, brace + 1) + " (void)" + std::to_string(n) + ";" + original.substr(brace + 1);
+}
+
+double seconds(const std::chrono::steady_clock::time_point& t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int sh(const std::string& command) { return std::system(command.c_str()); }
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: bench_cmake GREENLIGHT_BIN [RUNS] [WORK_DIR]\n");
+    return 2;
+  }
+  const std::string bin = fs::absolute(argv[1]).string();
+  const int runs = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
+  const std::string work = argc > 3 ? fs::absolute(argv[3]).string() : "/tmp/gl-bench-cmake";
+  const std::string projects = std::string(GL_SOURCE_DIR) + "/tests/projects/cxx";
+  fs::create_directories(work);
+  ::setenv("XDG_CACHE_HOME", (work + "/cache").c_str(), 1);  // greenlight's private builds
+  greenlight::sandbox::keepSpares(true);                     // as the language server does
+  t::TestService::Options options;
+  options.workers = 1;
+  t::TestService service(options);
+  core::Config config;
+  int serial = static_cast<int>(::getpid()) * 1000;
+
+  std::printf("medians of %d runs; 'all' = cmake --build of every test target near the file + running them (what\n"
+              "greenlight does), 'one' = cmake --build of the framework's target + its binary\n",
+              runs);
+  std::printf("%-16s %-30s %8s %8s %8s %8s %8s   %s\n", "project", "file", "one", "all", "cli", "save", "refine",
+              "greenlight / all (/ one)");
+  for (const Case& c : kCases) {
+    const std::string root = work + "/" + c.project;
+    const std::string build = root + "/build";
+    if (!fs::exists(build + "/build.ninja")) {
+      fs::remove_all(root);
+      fs::copy(projects + "/" + c.project, root, fs::copy_options::recursive);
+      auto t0 = std::chrono::steady_clock::now();
+      if (sh("cmake -S " + quote(root) + " -B " + quote(build) + " -G Ninja -DCMAKE_BUILD_TYPE=Debug >/dev/null") != 0 ||
+          sh("cmake --build " + quote(build) + " >/dev/null") != 0) {
+        std::fprintf(stderr, "bench_cmake: the project's own build of %s failed\n", c.project);
+        return 1;
+      }
+      std::fprintf(stderr, "%s: the project's own cold configure + build: %.1f s\n", c.project, seconds(t0));
+    }
+    const std::string file = root + "/" + c.file;
+    const std::string original = read(file);
+    t::RunRequest base;
+    base.path = file;
+    base.workspaceRoot = root;
+    base.config = config;
+    {
+      auto t0 = std::chrono::steady_clock::now();
+      auto o = service.runNow(base);  // greenlight's private build, cold the first time
+      if (!o.result.error.empty() || o.result.summary.passed == 0) {
+        std::fprintf(stderr, "bench_cmake: greenlight's first run of %s failed: %s\n", c.file, o.result.error.c_str());
+        return 1;
+      }
+      std::fprintf(stderr, "%s: greenlight's first run (its private build): %.1f s, %d tests\n", c.file, seconds(t0),
+                   o.result.summary.passed + o.result.summary.skipped);
+    }
+    std::vector<double> baseline, all, cli, save, refine;
+    const std::string binaryDir = fs::path(build + "/" + c.binary).parent_path().string();
+    const std::string binaryName = fs::path(c.binary).filename().string();
+    for (int r = 0; r < runs; ++r) {
+      // Each of the five after its own new edit; the order rotates between runs.
+      for (int k = 0; k < 5; ++k) {
+        const int which = (k + r) % 5;
+        const std::string text = edited(original, c, ++serial);
+        if (which != 3) write(file, text);
+        if (which == 4) {
+          auto t0 = std::chrono::steady_clock::now();
+          if (sh("cmake --build " + quote(build) + " --target " + c.targets + " >/dev/null 2>&1 && cd " + quote(build) + " && (" +
+                 c.programs + ") >/dev/null 2>&1") != 0) {
+            std::fprintf(stderr, "bench_cmake: the baseline (all targets) failed\n");
+            return 1;
+          }
+          all.push_back(seconds(t0));
+          continue;
+        }
+        auto t0 = std::chrono::steady_clock::now();
+        if (which == 0) {
+          if (sh("cmake --build " + quote(build) + " --target " + c.target + " >/dev/null 2>&1 && cd " + quote(binaryDir) + " && ./" +
+                 binaryName + " >/dev/null 2>&1") != 0) {
+            std::fprintf(stderr, "bench_cmake: the baseline failed\n");
+            return 1;
+          }
+          baseline.push_back(seconds(t0));
+        } else if (which == 1) {
+          if (sh("cd " + quote(root) + " && " + quote(bin) + " run " + quote(c.file) + " --json >/dev/null 2>&1") != 0) {
+            std::fprintf(stderr, "bench_cmake: greenlight run failed\n");
+            return 1;
+          }
+          cli.push_back(seconds(t0));
+        } else {
+          t::RunRequest req = base;
+          if (which == 3) {
+            write(file, original);
+            auto candidate = std::make_shared<const std::string>(text);
+            req.overlay = [candidate, file](const std::string& p) -> std::optional<std::string> {
+              if (p == file) return *candidate;
+              return std::nullopt;
+            };
+            t0 = std::chrono::steady_clock::now();
+          }
+          auto o = service.runNow(req);
+          if (!o.result.error.empty() || o.result.summary.failed > 0 || o.result.summary.passed == 0) {
+            std::fprintf(stderr, "bench_cmake: greenlight's run failed: %s\n", o.result.error.c_str());
+            return 1;
+          }
+          (which == 2 ? save : refine).push_back(seconds(t0));
+        }
+      }
+    }
+    write(file, original);
+    const double one = median(baseline), b = median(all);
+    std::printf("%-16s %-30s %7.2fs %7.2fs %7.2fs %7.2fs %7.2fs   cli %.2fx (%.2fx)  save %.2fx (%.2fx)  refine %.2fx (%.2fx)\n",
+                c.project, c.file, one, b, median(cli), median(save), median(refine), median(cli) / b, median(cli) / one,
+                median(save) / b, median(save) / one, median(refine) / b, median(refine) / one);
+    std::fflush(stdout);
+  }
+  greenlight::sandbox::keepSpares(false);
+  return 0;
+}

@@ -1,0 +1,823 @@
+// CMake projects, run the way CTest runs them (DESIGN.md "Nearby tests", C++).
+//
+// detect    the file belongs to a CMake project whose build registers tests (cmake/Project.h),
+//           and cmake is installed; else the single-file adapter has the file.
+// discover  greenlight's private build of the project (cmake/PrivateBuild.h: configured once,
+//           sandboxed) gives the targets (File API) and the CTest tests (ctest --show-only);
+//           "the tests near" a file are those of the test targets (executables CTest runs) that
+//           compile it or include it, directly or through a library they link. A file that is
+//           itself a source of a test target runs the test cases it declares. With a line, the
+//           tests that name or call the function there (declarations scanned from the test
+//           files: TEST/TEST_F/TEST_P, TEST_CASE, SCENARIO, TEST_CASE_TEMPLATE...).
+// run       overlays synced (unsaved and candidate texts bind-mounted over their files), the
+//           test targets built incrementally in the sandbox, then each test binary run once in
+//           the sandbox with its framework's reporter (cmake/FrameworkReports.h) and a filter
+//           for the selection; a run that dies in a test is run again for the tests it did not
+//           reach (CTest runs each test in its own process: one crash fails one test). Plain
+//           CTest tests run one by one; their exit code is the result.
+//
+// Ids: "<target>::<framework's test name>" (GoogleTest "Suite.Name", Catch2/doctest the test
+// case name; plain tests their CTest name).
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "core/testing/RunnerSteps.h"
+#include "core/testing/adapters/Adapter.h"
+#include "core/testing/cmake/FileApi.h"
+#include "core/testing/cmake/FrameworkReports.h"
+#include "core/testing/cmake/PrivateBuild.h"
+#include "core/testing/cmake/Project.h"
+#include "core/testing/cmake/Trace.h"
+
+namespace greenlight::core::testing {
+namespace fs = std::filesystem;
+using cmake::CtestTest;
+using cmake::Framework;
+
+namespace {
+
+bool under(const std::string& path, const std::string& dir) {
+  return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
+}
+
+std::string readHost(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// gtest/catch/doctest_discover_tests stand in for a test program not built yet with one test
+// "<target>_NOT_BUILT" (CMake 3.25: "<target>_NOT_BUILT-<hash>").
+bool isNotBuilt(const CtestTest& t, std::string* target) {
+  static const std::regex r(R"(^(.+)_NOT_BUILT(-[0-9a-f]+)?$)");
+  std::smatch m;
+  if (!std::regex_match(t.name, m, r)) return false;
+  *target = m[1].str();
+  return true;
+}
+
+// The tests CTest runs from each target (placeholders of targets not built yet included).
+std::map<std::string, std::vector<const CtestTest*>> testsByTarget(const std::vector<CtestTest>& tests,
+                                                                   const cmake::CodeModel& model) {
+  std::map<std::string, std::vector<const CtestTest*>> out;
+  for (const auto& t : tests) {
+    std::string target = t.target;
+    if (target.empty() && isNotBuilt(t, &target) && !model.find(target)) target.clear();
+    if (!target.empty()) out[target].push_back(&t);
+  }
+  return out;
+}
+
+Framework frameworkOf(const std::vector<const CtestTest*>& tests, const cmake::CodeModel& model, const cmake::Target& target,
+                      const cmake::DepsIndex* deps) {
+  for (const auto* t : tests)
+    if (t->framework != Framework::Plain) return t->framework;
+  return cmake::targetFramework(model, target, deps);
+}
+
+std::vector<std::string> compiledSources(const cmake::Target& t) {
+  std::vector<std::string> out;
+  for (const auto& s : t.sources)
+    if (s.compileGroup >= 0 && !s.generated) out.push_back(s.path);
+  return out;
+}
+
+// Project files (under `root`, outside `buildRoot`) that the target's objects read.
+std::vector<std::string> headersOf(const cmake::Target& t, const cmake::DepsIndex& deps, const std::string& root,
+                                   const std::string& buildRoot) {
+  std::set<std::string> out;
+  const std::string dir = t.objectDir();
+  bool known = false;
+  for (auto it = deps.objects.lower_bound(dir + "/"); it != deps.objects.end() && under(it->first, dir); ++it) {
+    known = true;
+    for (const auto& f : it->second)
+      if (under(f, root) && !under(f, buildRoot)) out.insert(f);
+  }
+  if (!known) {
+    for (const auto& s : t.sources) {
+      if (s.compileGroup < 0 || s.compileGroup >= static_cast<int>(t.compileGroups.size())) continue;
+      const auto& g = t.compileGroups[static_cast<std::size_t>(s.compileGroup)];
+      std::vector<std::string> dirs = g.includes;
+      dirs.insert(dirs.end(), g.systemIncludes.begin(), g.systemIncludes.end());
+      for (const auto& f : cmake::scanIncludes(s.path, dirs, 400))
+        if (under(f, root) && !under(f, buildRoot)) out.insert(f);
+    }
+  }
+  return {out.begin(), out.end()};
+}
+
+bool mentionedByBuild(const std::string& file, const cmake::ProjectDir& project) {
+  const std::string ext = fs::path(file).extension().string();
+  if (ext == ".h" || ext == ".hpp" || ext == ".hh" || ext == ".hxx") return true;
+  const std::string name = fs::path(file).filename().string();
+  for (const auto& f : project.listFiles) {
+    auto text = readSource(f, nullptr);
+    if (text && (text->find(name) != std::string::npos || text->find("GLOB") != std::string::npos)) return true;
+  }
+  return false;
+}
+
+// A target built with a sanitizer: its runtime must come first, no LD_PRELOAD before it.
+bool sanitized(const cmake::Target& t) {
+  for (const auto& g : t.compileGroups)
+    for (const auto& f : g.fragments)
+      if (f.find("-fsanitize") != std::string::npos) return true;
+  for (const auto& l : t.link)
+    if (l.fragment.find("-fsanitize") != std::string::npos || l.fragment.find("libasan") != std::string::npos) return true;
+  return false;
+}
+
+RunOptions optionsFor(const DiscoveryRequest& request) {
+  RunOptions ro;
+  if (request.config) ro.config = *request.config;
+  ro.toolEnvironment = request.toolEnvironment;
+  return ro;
+}
+
+// What a test run of one target is asked to do.
+struct TargetRun {
+  const cmake::Target* target = nullptr;
+  Framework framework = Framework::Plain;
+  std::vector<const CtestTest*> frameworkTests;  // discovered per test case
+  std::vector<const CtestTest*> wholeBinary;     // add_test(NAME x COMMAND tests): the binary's default set
+  std::vector<const CtestTest*> plainTests;
+  std::vector<std::string> select;  // framework names to run; empty: all (unless selective)
+  bool selective = false;           // a selection applies: an empty `select` runs nothing
+  std::set<std::string> disabledSelected;  // selected tests CTest lists as DISABLED (never run)
+  // doctest: test cases the binary reports (as skipped: doctest::skip) that CTest does not list.
+  std::vector<std::string> unlisted;
+  bool filterByFile = false;        // keep only results declared in the source file
+  std::string trace;                // the trace library to preload ("" none: cmake/Trace.h)
+};
+
+// "file:line" mentions of project files in a plain test's output: where it says it failed.
+std::vector<Frame> framesInOutput(const std::string& output, const std::string& root) {
+  std::vector<Frame> frames;
+  static const std::regex loc(R"((/[^\s:'"()]+):(\d+)(?::(\d+))?)");
+  for (std::sregex_iterator it(output.begin(), output.end(), loc), end; it != end && frames.size() < 16; ++it) {
+    std::string file = fs::path((*it)[1].str()).lexically_normal().string();
+    if (!under(file, root)) continue;
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) continue;
+    frames.push_back({file, std::stoi((*it)[2].str()), (*it)[3].matched ? std::stoi((*it)[3].str()) : 0, ""});
+  }
+  return frames;
+}
+
+TestResult toTestResult(const cmake::CaseResult& c) {
+  TestResult r = c.result;
+  r.id = c.id;
+  r.parent = c.parent;
+  r.outcome = c.outcome;
+  r.reason = c.reason;
+  if (r.details.empty()) r.details = c.details;
+  return r;
+}
+
+class CMakeAdapter final : public RunnerAdapter {
+ public:
+  std::string_view name() const override { return "cmake"; }
+  bool handles(Language language) const override { return language == Language::Cxx; }
+
+  std::optional<TestPlan> discover(const DiscoveryContext& ctx, std::string* error) const override {
+    // Tests written from a comment's examples exist only in the editor: the single-file harness.
+    if (!ctx.request.extraTestFiles.empty()) return std::nullopt;
+    auto project = cmake::findTestedProject(ctx.source, ctx.workspaceRoot);
+    if (!project || !cmake::sandboxHasProgram("cmake") || !cmake::sandboxHasProgram("ctest")) return std::nullopt;
+    auto build = cmake::PrivateBuild::of(project->sourceDir);
+    if (!build) return std::nullopt;
+    const RunOptions ro = optionsFor(ctx.request);
+    std::string err;
+    {
+      auto lock = build->lock(&err);
+      if (!lock || !build->configure(*project, ro, &err)) {
+        // The user must hear it when the file is the build's (a header, or a source a list file
+        // names); a stray file beside a project that does not configure here is the single-file
+        // adapter's.
+        if (mentionedByBuild(ctx.source, *project)) *error = err;
+        return std::nullopt;
+      }
+    }
+    auto model = build->model(&err);
+    auto tests = model ? build->tests(ro, &err) : nullptr;
+    if (!model || !tests) {
+      *error = "CMake project " + project->sourceDir + ": " + err;
+      return std::nullopt;
+    }
+    auto deps = build->deps();
+    const auto byTarget = testsByTarget(*tests, *model);
+
+    // The test targets that compile or include the file.
+    std::vector<const cmake::Target*> near;
+    bool isTestSource = false;
+    for (const auto& use : cmake::targetsUsing(*model, ctx.source, deps.get())) {
+      if (!byTarget.count(use.target->name)) continue;
+      near.push_back(use.target);
+      for (const auto& s : compiledSources(*use.target)) isTestSource = isTestSource || s == ctx.source;
+    }
+    if (near.empty()) return std::nullopt;  // not built into a test: the single-file adapter may know better
+    if (isTestSource) {
+      // A test source runs its own target(s) only, not every target linking a library it is in.
+      near.erase(std::remove_if(near.begin(), near.end(),
+                                [&](const cmake::Target* t) {
+                                  auto s = compiledSources(*t);
+                                  return std::find(s.begin(), s.end(), ctx.source) == s.end();
+                                }),
+                 near.end());
+    }
+    std::sort(near.begin(), near.end(), [](const auto* a, const auto* b) { return a->name < b->name; });
+
+    TestPlan plan;
+    plan.language = Language::Cxx;
+    plan.sourceFile = ctx.source;
+    plan.workspaceRoot = under(ctx.workspaceRoot, project->sourceDir) ? project->sourceDir : ctx.workspaceRoot;
+    plan.rootDir = project->sourceDir;
+    plan.sourceIsTestFile = isTestSource;
+    Framework strongest = Framework::Plain;
+    std::set<std::string> testFiles, support;
+    std::map<std::string, Framework> fileFramework;
+    for (const auto* t : near) {
+      plan.runnerArgs.push_back(t->name);
+      const Framework fw = frameworkOf(byTarget.at(t->name), *model, *t, deps.get());
+      if (strongest == Framework::Plain) strongest = fw;
+      for (const auto& s : compiledSources(*t)) {
+        if (s != ctx.source && under(s, build->projectBind())) testFiles.insert(s);
+        fileFramework[s] = fw;
+      }
+      for (const auto& h : headersOf(*t, *deps, build->projectBind(), build->root())) support.insert(h);
+      // The libraries it links (their sources and headers decide the outcome too).
+      std::vector<const cmake::Target*> queue{t};
+      std::set<std::string> seen{t->id};
+      while (!queue.empty()) {
+        const cmake::Target* cur = queue.back();
+        queue.pop_back();
+        for (const auto& id : cur->dependencies) {
+          const cmake::Target* dep = model->findById(id);
+          if (!dep || !seen.insert(id).second) continue;
+          queue.push_back(dep);
+          for (const auto& s : compiledSources(*dep))
+            if (under(s, build->projectBind())) support.insert(s);
+          for (const auto& h : headersOf(*dep, *deps, build->projectBind(), build->root())) support.insert(h);
+        }
+      }
+    }
+    plan.framework = std::string(cmake::frameworkName(strongest));
+    plan.testFiles.assign(testFiles.begin(), testFiles.end());
+    for (const auto& f : support)
+      if (f != ctx.source && !testFiles.count(f) && plan.supportFiles.size() < 400) plan.supportFiles.push_back(f);
+
+    // The test cases the files declare (names, lines): narrowing, and a test file's own tests.
+    std::vector<std::string> scanned = plan.testFiles;
+    if (isTestSource) scanned = {ctx.source};
+    for (const auto& f : scanned) {
+      auto text = f == ctx.source ? std::optional<std::string>(ctx.text) : readSource(f, ctx.request.overlay);
+      if (!text) continue;
+      for (const auto& d : cmake::scanTestDeclarations(*text, fileFramework[f]))
+        plan.staticTests.push_back({d.name, f, d.line, d.endLine});
+    }
+    if (isTestSource) {
+      if (ctx.request.line) {
+        for (const auto& st : plan.staticTests)
+          if (*ctx.request.line >= st.line && *ctx.request.line <= st.endLine) plan.selected = {st.name};
+        if (!plan.selected.empty()) plan.selectionNote = "the test case at line " + std::to_string(*ctx.request.line);
+      }
+    } else {
+      narrowToFunction(plan, ctx);
+      if (plan.function && !plan.selected.empty()) {
+        plan.selectionNote = "the test cases that name or call " + plan.function->name;
+      } else if (plan.function) {
+        plan.selectionNote = "no test case names or calls " + plan.function->name + ": ran every test near the file";
+        plan.selected.clear();
+      }
+    }
+    return plan;
+  }
+
+  RunResult run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const override {
+    auto project = cmake::findTestedProject(plan.sourceFile, plan.workspaceRoot);
+    auto build = project ? cmake::PrivateBuild::of(project->sourceDir) : nullptr;
+    if (!build) {
+      result.error = plan.sourceFile + ": no longer part of a CMake project with tests";
+      return result;
+    }
+    std::string err;
+    auto lock = build->lock(&err);
+    if (!lock || !build->configure(*project, options, &err)) {
+      result.error = err;
+      return result;
+    }
+    // The texts the run compiles (the diagnostics read them).
+    staging.addText(plan.sourceFile, readSource(plan.sourceFile, options.overlay).value_or(""));
+    for (const auto& f : plan.testFiles)
+      if (auto t = readSource(f, options.overlay)) staging.addText(f, *t);
+    std::vector<std::string> files = {plan.sourceFile};
+    files.insert(files.end(), plan.testFiles.begin(), plan.testFiles.end());
+    files.insert(files.end(), plan.supportFiles.begin(), plan.supportFiles.end());
+    std::vector<cmake::OverlayBind> binds;
+    if (!build->syncOverlays(files, options.overlay, &binds, &err)) {
+      result.error = err;
+      return result;
+    }
+    auto model = build->model(&err);
+    if (!model) {
+      result.error = err;
+      return result;
+    }
+    // Build. A target not built yet is a cold build: give it room.
+    bool cold = false;
+    for (const auto& name : plan.runnerArgs) {
+      const cmake::Target* t = model->find(name);
+      std::error_code ec;
+      cold = cold || !t || t->artifacts.empty() || !fs::exists(t->artifacts.front(), ec);
+    }
+    const double last = build->lastBuildSeconds(plan.runnerArgs);
+    const double limit = cold ? 1800 : std::max(120.0, 3 * last);
+    auto built = build->build(plan.runnerArgs, binds, options, limit);
+    if (built.verdict.cancelled) {
+      result.cancelled = true;
+      result.verdict = built.verdict;
+      return result;
+    }
+    if (built.verdict.status != sandbox::Status::Ok) return buildFailed(plan, options, built, std::move(result));
+
+    model = build->model(&err);  // a build may have re-run CMake
+    auto tests = model ? build->tests(options, &err) : nullptr;
+    if (!tests) {
+      result.error = err;
+      return result;
+    }
+    const auto byTarget = testsByTarget(*tests, *model);
+    auto runs = planRuns(plan, *model, byTarget, build->deps().get(), options);
+    const std::string trace = build->traceLibrary(options, *model);
+    for (auto& tr : runs) tr.trace = sanitized(*tr.target) ? "" : trace;
+    const std::string out = staging.outDir();
+    int serial = 0;
+    for (auto& tr : runs) {
+      if (result.cancelled) break;
+      runFramework(plan, options, staging, *build, binds, tr, out, serial, result);
+      runPlain(plan, options, staging, *build, binds, tr, out, serial, result);
+    }
+    // Frames in project files the run did not stage (a header other than the source): their
+    // texts, so that the diagnostics can range them.
+    std::set<std::string> have;
+    for (const auto& [f, t] : staging.stagedTexts()) have.insert(f);
+    for (const auto& t : result.tests)
+      for (const auto& fr : t.frames)
+        if (under(fr.file, build->projectBind()) && have.insert(fr.file).second)
+          if (auto text = readSource(fr.file, options.overlay)) staging.addText(fr.file, *text);
+    return result;
+  }
+
+  std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
+
+ private:
+  RunResult buildFailed(const TestPlan& plan, const RunOptions& options, const cmake::PrivateBuild::BuildResult& built,
+                        RunResult result) const {
+    result.verdict = built.verdict;
+    result.stderrText = capText(built.output, 16384);
+    for (auto m : parseCompilerOutput(built.output)) result.compilerMessages.push_back(std::move(m));
+    TestResult t;
+    t.name = "build";
+    t.file = plan.sourceIsTestFile || plan.testFiles.empty() ? plan.sourceFile : plan.testFiles.front();
+    t.line = 1;
+    t.output = capText(built.output, 8192);
+    if (built.verdict.status == sandbox::Status::ExitNonzero) {
+      t.status = TestStatus::Error;
+      t.kind = FailureKind::Compile;
+      t.message = "the build failed";
+      for (const auto& m : result.compilerMessages) {
+        if (m.severity == "error" || m.severity == "fatal error") {
+          t.message = m.message;
+          t.file = m.file;
+          t.line = m.line;
+          t.frames.push_back({m.file, m.line, m.column, ""});
+          break;
+        }
+      }
+      if (t.frames.empty()) {
+        // Not a compiler error (CMake re-running, the linker): its last words.
+        std::istringstream in(built.output);
+        std::string lastError;
+        for (std::string l; std::getline(in, l);)
+          if (l.find("rror") != std::string::npos || l.rfind("FAILED", 0) == 0) lastError = l;
+        if (!lastError.empty()) t.message = "the build failed: " + lastError;
+      }
+    } else {
+      t.status = built.verdict.status == sandbox::Status::Timeout ? TestStatus::Timeout : TestStatus::Error;
+      t.kind = built.verdict.status == sandbox::Status::Timeout ? FailureKind::Timeout : FailureKind::Exception;
+      t.message = "the build stopped: " + std::string(sandbox::statusName(built.verdict.status)) +
+                  (built.verdict.setupError.empty() ? "" : " (" + built.verdict.setupError + ")") +
+                  (built.verdict.syscall.empty() ? "" : " (system call " + built.verdict.syscall + ")");
+    }
+    if (options.onTestResult) options.onTestResult(t);
+    result.tests.push_back(std::move(t));
+    return result;
+  }
+
+  std::vector<TargetRun> planRuns(const TestPlan& plan, const cmake::CodeModel& model,
+                                  const std::map<std::string, std::vector<const CtestTest*>>& byTarget,
+                                  const cmake::DepsIndex* deps, const RunOptions& options) const {
+    // The declarations selected (by name) in the files of the plan.
+    std::vector<cmake::TestDecl> decls;
+    std::vector<std::string> scanned = plan.testFiles;
+    scanned.push_back(plan.sourceFile);
+    std::vector<cmake::TestDecl> ownDecls;  // declared in the source itself (a test file)
+    for (const auto& f : scanned) {
+      auto text = readSource(f, options.overlay);
+      if (!text) continue;
+      for (auto& d : cmake::scanTestDeclarations(*text)) {
+        d.file = f;
+        if (f == plan.sourceFile) ownDecls.push_back(d);
+        if (std::find(plan.selected.begin(), plan.selected.end(), d.name) != plan.selected.end() &&
+            (!plan.sourceIsTestFile || f == plan.sourceFile))
+          decls.push_back(d);
+      }
+    }
+    if (plan.sourceIsTestFile && plan.selected.empty()) decls = ownDecls;
+    auto runs = planRunsFor(plan, model, byTarget, deps, options, decls, ownDecls);
+    bool anySelected = decls.empty();
+    for (const auto& tr : runs) anySelected = anySelected || !tr.select.empty() || !tr.disabledSelected.empty();
+    // Declarations no test of CTest's is an instance of: run every test near the file.
+    if (!anySelected) runs = planRunsFor(plan, model, byTarget, deps, options, {}, ownDecls);
+    return runs;
+  }
+
+  std::vector<TargetRun> planRunsFor(const TestPlan& plan, const cmake::CodeModel& model,
+                                     const std::map<std::string, std::vector<const CtestTest*>>& byTarget,
+                                     const cmake::DepsIndex* deps, const RunOptions& options,
+                                     const std::vector<cmake::TestDecl>& decls,
+                                     const std::vector<cmake::TestDecl>& ownDecls) const {
+    const std::regex callsFunction(plan.function ? "\\b" + plan.function->name + "\\s*\\(" : std::string("$^"));
+    std::vector<TargetRun> runs;
+    for (const auto& name : plan.runnerArgs) {
+      const cmake::Target* target = model.find(name);
+      auto it = byTarget.find(name);
+      if (!target || it == byTarget.end()) continue;
+      TargetRun tr;
+      tr.target = target;
+      auto sources = compiledSources(*target);
+      tr.framework = frameworkOf(it->second, model, *target, deps);
+      for (const auto* t : it->second) {
+        if (t->framework == Framework::Plain) tr.plainTests.push_back(t);
+        else if (t->frameworkName.empty()) tr.wholeBinary.push_back(t);
+        else tr.frameworkTests.push_back(t);
+      }
+      const bool ownsSource = std::find(sources.begin(), sources.end(), plan.sourceFile) != sources.end();
+      if (tr.framework == Framework::Doctest && !tr.frameworkTests.empty()) {
+        for (const auto& src : sources) {
+          auto text = readSource(src, options.overlay);
+          if (!text) continue;
+          for (const auto& d : cmake::scanTestDeclarations(*text, Framework::Doctest)) {
+            bool listed = false;
+            for (const auto* t : tr.frameworkTests) listed = listed || cmake::declares(d, t->frameworkName);
+            if (!listed) tr.unlisted.push_back(d.name);
+          }
+        }
+      }
+      if (!decls.empty()) {
+        std::set<const cmake::TestDecl*> matched;
+        for (const auto* t : tr.frameworkTests)
+          for (const auto& d : decls)
+            if (cmake::declares(d, t->frameworkName)) {
+              if (t->disabled) tr.disabledSelected.insert(t->frameworkName);
+              else tr.select.push_back(t->frameworkName);
+              matched.insert(&d);
+              break;
+            }
+        // doctest_discover_tests leaves out doctest::skip() cases that the binary reports as
+        // skipped: ask for them by name (Catch2's hidden [.] cases are left out on purpose: named,
+        // they would run).
+        if (tr.framework == Framework::Doctest && !tr.select.empty())
+          for (const auto& d : decls)
+            if (!matched.count(&d) && std::find(sources.begin(), sources.end(), d.file) != sources.end())
+              tr.select.push_back(d.name);
+        if (!tr.wholeBinary.empty())
+          for (const auto& d : decls) tr.select.push_back(d.framework == Framework::GoogleTest ? d.name + ":*/" + d.name + "/*:" + d.name + "/*:*/" + d.name : d.name);
+        tr.selective = true;
+        if (tr.select.empty() && tr.disabledSelected.empty()) {
+          tr.frameworkTests.clear();
+          tr.wholeBinary.clear();
+        } else if (!tr.wholeBinary.empty()) {
+          tr.frameworkTests.clear();
+        }
+      } else if (plan.sourceIsTestFile && ownsSource && !ownDecls.empty()) {
+        tr.filterByFile = true;
+      }
+      // Plain tests: with a function selected, those whose program calls it.
+      if (plan.function && !plan.selected.empty()) {
+        bool calls = false;
+        for (const auto& s : sources) {
+          auto text = readSource(s, options.overlay);
+          calls = calls || (text && std::regex_search(*text, callsFunction));
+        }
+        if (!calls) tr.plainTests.clear();
+      }
+      runs.push_back(std::move(tr));
+    }
+    return runs;
+  }
+
+  sandbox::Policy testPolicy(const TestPlan& plan, const RunOptions& options, const Staging& staging,
+                             const cmake::PrivateBuild& build, const std::vector<cmake::OverlayBind>& binds,
+                             const CtestTest* ctest, const cmake::Target& target, const std::string& out,
+                             const std::string& trace, const std::string& traceFile) const {
+    sandbox::Policy p = basePolicy(plan, options, staging, nullptr);
+    bool covered = false;
+    for (const auto& b : p.binds) covered = covered || b.hostPath == build.projectBind() || under(build.projectBind(), b.hostPath);
+    if (!covered) p.binds.push_back({build.projectBind(), "", false});
+    p.binds.push_back({build.buildDir(), "", true});  // tests may write where CTest runs them
+    for (const auto& b : binds) p.binds.push_back({b.copy, b.path, false});
+    if (!out.empty()) p.binds.push_back({out, "/out", true});
+    p.workdir = ctest && !ctest->workingDirectory.empty() ? ctest->workingDirectory : target.buildDir;
+    p.profile = sandbox::Profile::Native;
+    if (!trace.empty() && !out.empty()) {
+      p.binds.push_back({trace, "", false});
+      p.env.push_back("LD_PRELOAD=" + trace);
+      p.env.push_back("GREENLIGHT_TRACE_FILE=" + traceFile);
+    }
+    if (ctest) {
+      auto env = ctest->properties.find("ENVIRONMENT");
+      if (env != ctest->properties.end() && env->is_array())
+        for (const auto& e : *env)
+          if (e.is_string()) p.env.push_back(e.get<std::string>());
+    }
+    return p;
+  }
+
+  void emit(const RunOptions& options, RunResult& result, TestResult r) const {
+    if (options.onTestResult) options.onTestResult(r);
+    result.tests.push_back(std::move(r));
+  }
+
+  void runFramework(const TestPlan& plan, const RunOptions& options, Staging& staging, const cmake::PrivateBuild& build,
+                    const std::vector<cmake::OverlayBind>& binds, const TargetRun& tr, const std::string& out, int& serial,
+                    RunResult& result) const {
+    if (tr.frameworkTests.empty() && tr.wholeBinary.empty()) return;
+    if (tr.target->artifacts.empty()) return;
+    const std::string binary = tr.target->artifacts.front();
+    const CtestTest* first = !tr.frameworkTests.empty() ? tr.frameworkTests.front() : tr.wholeBinary.front();
+    // What CTest would run: every test case, or the selection (disabled ones are not run).
+    std::vector<std::string> wanted = tr.select;
+    std::set<std::string> disabled;
+    for (const auto* t : tr.frameworkTests) {
+      if (t->disabled) disabled.insert(t->frameworkName);
+      else if (tr.select.empty()) wanted.push_back(t->frameworkName);
+    }
+    if (tr.select.empty()) wanted.insert(wanted.end(), tr.unlisted.begin(), tr.unlisted.end());
+    std::set<std::string> reported;
+    std::vector<std::string> ask = tr.select;  // empty: the binary's own default set
+    std::set<std::string> sourceDecls;
+    if (tr.filterByFile)
+      if (auto text = readSource(plan.sourceFile, options.overlay))
+        for (const auto& d : cmake::scanTestDeclarations(*text, tr.framework)) sourceDecls.insert(d.name);
+    auto keep = [&](const TestResult& r) {
+      if (!tr.filterByFile) return true;
+      if (!r.file.empty()) return r.file == plan.sourceFile;
+      for (const auto& n : sourceDecls)
+        if (n == r.name) return true;
+      return false;
+    };
+    const bool nothingToRun = tr.selective && tr.select.empty();
+    for (int attempt = 0; !nothingToRun && attempt < 1 + static_cast<int>(wanted.size()); ++attempt) {
+      const std::string report = "report-" + std::to_string(serial) + ".json";
+      const std::string traceFile = "trace-" + std::to_string(serial++) + ".txt";
+      sandbox::Policy p = testPolicy(plan, options, staging, build, binds, first, *tr.target, out, tr.trace, "/out/" + traceFile);
+      p.argv = {binary};
+      for (auto& a : cmake::reportArguments(tr.framework, "/out/" + report)) p.argv.push_back(std::move(a));
+      for (auto& a : cmake::selectArguments(tr.framework, ask)) p.argv.push_back(std::move(a));
+      StepOutput ran = executeStep(p, options, nullptr);
+      result.verdict = ran.verdict;
+      if (ran.verdict.cancelled) {
+        result.cancelled = true;
+        return;
+      }
+      const auto& v = ran.verdict;
+      const std::string crash = v.status == sandbox::Status::Signaled ? "killed by signal " + std::to_string(v.signal)
+                                                                       : "the test binary died (" + std::string(sandbox::statusName(v.status)) + ")";
+      std::vector<cmake::CaseResult> cases;
+      switch (tr.framework) {
+        case Framework::GoogleTest: cases = cmake::gtestResults(readHost(out + "/" + report), ran.stdoutText, tr.target->name, crash); break;
+        case Framework::Catch2: cases = cmake::parseCatch2Xml(ran.stdoutText, tr.target->name); break;
+        case Framework::Doctest: cases = cmake::parseDoctestXml(ran.stdoutText, tr.target->name); break;
+        case Framework::Plain: break;
+      }
+      const bool timedOut = v.status == sandbox::Status::Timeout || v.status == sandbox::Status::CpuLimit;
+      bool progress = false;
+      bool died = false;
+      std::vector<std::pair<TestResult, std::string>> ready;  // result, the framework's outcome
+      for (auto& c : cases) {
+        // doctest lists what a filter left out as skipped: not a result.
+        if (tr.framework == Framework::Doctest && !ask.empty() && c.outcome == "skipped" &&
+            std::find(ask.begin(), ask.end(), c.result.name) == ask.end())
+          continue;
+        if (!reported.insert(c.result.name).second) continue;
+        progress = true;
+        TestResult r = toTestResult(c);
+        if (c.outcome == "crashed") {
+          died = true;
+          if (timedOut) {
+            r.status = TestStatus::Timeout;
+            r.kind = FailureKind::Timeout;
+            r.message = "timed out (time limit reached)";
+          } else if (v.status == sandbox::Status::MemoryLimit) {
+            r.kind = FailureKind::MemoryLimit;
+            r.message = "memory limit exceeded";
+          } else if (r.message.find("died") != std::string::npos && v.status == sandbox::Status::Signaled) {
+            r.message = crash;
+          }
+        }
+        if (keep(r)) ready.emplace_back(std::move(r), c.outcome);
+      }
+      attachTraces(ready, out + "/" + traceFile, plan, options, staging, build);
+      for (auto& [r, o] : ready) emit(options, result, std::move(r));
+      const bool clean = v.status == sandbox::Status::Ok || v.status == sandbox::Status::ExitNonzero;
+      if (!clean && !died && !timedOut) {
+        // Died outside any test the report names (start-up, exit): say so once.
+        TestResult r;
+        r.name = tr.target->name;
+        r.id = tr.target->name;
+        r.file = tr.target->definedIn;
+        r.line = tr.target->definedLine;
+        r.status = TestStatus::Error;
+        r.kind = v.status == sandbox::Status::MemoryLimit ? FailureKind::MemoryLimit
+                 : v.status == sandbox::Status::SyscallViolation ? FailureKind::SandboxViolation
+                                                                 : FailureKind::Exception;
+        r.message = v.status == sandbox::Status::SyscallViolation ? "sandbox refused the system call " + v.syscall : crash;
+        r.output = capText(ran.stdoutText + ran.stderrText, 8192);
+        emit(options, result, std::move(r));
+        return;
+      }
+      if (clean || timedOut || !progress) break;
+      // It died in a test: the tests it did not reach, in a new process (as CTest would run them).
+      ask.clear();
+      for (const auto& n : wanted)
+        if (!reported.count(n) && !disabled.count(n)) ask.push_back(n);
+      if (ask.empty()) break;
+    }
+    // Disabled tests CTest lists but the binary did not report: skipped, as CTest says.
+    for (const auto* t : tr.frameworkTests) {
+      if (!t->disabled || reported.count(t->frameworkName)) continue;
+      if (tr.selective && !tr.disabledSelected.count(t->frameworkName)) continue;
+      TestResult r;
+      r.name = t->frameworkName;
+      r.id = tr.target->name + "::" + t->frameworkName;
+      r.status = TestStatus::Skipped;
+      r.outcome = "disabled";
+      r.reason = "DISABLED in CTest";
+      if (keep(r)) emit(options, result, std::move(r));
+    }
+  }
+
+  // Frames for the failures an exception or a crash ended, from the trace the preloaded library
+  // wrote (cmake/Trace.h), resolved by addr2line in the sandbox: the user's frames, outermost
+  // first, after the check the framework reported, so that the deepest one is where it arose.
+  void attachTraces(std::vector<std::pair<TestResult, std::string>>& results, const std::string& traceFile,
+                    const TestPlan& plan, const RunOptions& options, const Staging& staging,
+                    const cmake::PrivateBuild& build) const {
+    std::vector<std::pair<std::size_t, const cmake::TraceEvent*>> wanted;
+    bool any = false;
+    for (const auto& [r, o] : results) any = any || cmake::wantsTrace(r, o);
+    if (!any) return;
+    const auto events = cmake::parseTrace(readHost(traceFile));
+    for (std::size_t i = 0; i < results.size(); ++i)
+      if (cmake::wantsTrace(results[i].first, results[i].second))
+        if (const auto* e = cmake::eventFor(results[i].first, results[i].second, events)) wanted.emplace_back(i, e);
+    if (wanted.empty() || !cmake::sandboxHasProgram("addr2line")) return;
+    std::map<std::string, std::vector<unsigned long>> byObject;
+    for (const auto& [i, e] : wanted)
+      for (const auto& f : e->frames)
+        if (under(f.object, build.buildDir()) || (under(f.object, build.projectBind()) && !under(f.object, build.root())))
+          byObject[f.object].push_back(f.offset);
+    std::map<std::pair<std::string, unsigned long>, std::vector<Frame>> resolved;
+    for (auto& [object, offsets] : byObject) {
+      std::sort(offsets.begin(), offsets.end());
+      offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
+      sandbox::Policy p = basePolicy(plan, options, staging, nullptr);
+      // The same binds as the test's (a second bind of a path the plan binds already fails).
+      bool covered = false;
+      for (const auto& b : p.binds) covered = covered || b.hostPath == build.projectBind() || under(build.projectBind(), b.hostPath);
+      if (!covered) p.binds.push_back({build.projectBind(), "", false});
+      p.binds.push_back({build.buildDir(), "", false});
+      p.workdir = build.buildDir();
+      p.argv = {"addr2line", "-a", "-f", "-C", "-i", "-e", object};
+      for (auto off : offsets) {
+        char hex[32];
+        std::snprintf(hex, sizeof hex, "0x%lx", off);
+        p.argv.push_back(hex);
+      }
+      p.profile = sandbox::Profile::Native;
+      p.timeLimitSec = p.cpuLimitSec = 60;
+      p.memoryLimitMb = std::max<std::size_t>(p.memoryLimitMb, 1024);
+      StepOutput o = executeStep(p, options, nullptr);
+      auto frames = cmake::parseAddr2line(o.stdoutText);
+      for (std::size_t k = 0; k < offsets.size() && k < frames.size(); ++k) resolved[{object, offsets[k]}] = frames[k];
+    }
+    for (const auto& [i, e] : wanted) {
+      std::vector<Frame> inner;  // innermost first
+      for (const auto& f : e->frames) {
+        auto it = resolved.find({f.object, f.offset});
+        if (it == resolved.end()) continue;
+        for (Frame fr : it->second) {
+          fr.file = fs::path(fr.file).lexically_normal().string();
+          if (under(fr.file, build.projectBind()) && !under(fr.file, build.root()) && !cmake::frameworkHeader(fr.file))
+            inner.push_back(std::move(fr));
+        }
+      }
+      if (inner.empty()) continue;
+      TestResult& r = results[i].first;
+      for (auto it = inner.rbegin(); it != inner.rend(); ++it) {
+        bool seen = false;
+        for (const auto& f : r.frames) seen = seen || (f.file == it->file && f.line == it->line);
+        if (!seen) r.frames.push_back(*it);
+      }
+    }
+  }
+
+  void runPlain(const TestPlan& plan, const RunOptions& options, Staging& staging, const cmake::PrivateBuild& build,
+                const std::vector<cmake::OverlayBind>& binds, const TargetRun& tr, const std::string& out, int& serial,
+                RunResult& result) const {
+    if (tr.plainTests.empty()) return;
+    // Where a failure is shown: the program's main(), else the add_test line.
+    std::string file;
+    int line = 0;
+    for (const auto& s : compiledSources(*tr.target)) {
+      if (auto text = readSource(s, options.overlay)) {
+        if (int l = cmake::mainLine(*text)) {
+          file = s;
+          line = l;
+          break;
+        }
+      }
+    }
+    for (const auto* t : tr.plainTests) {
+      if (result.cancelled) return;
+      const std::string testFile = file.empty() ? t->definedIn : file;
+      const int testLine = file.empty() ? t->definedLine : line;
+      if (t->disabled) {
+        cmake::PlainRun none;
+        auto c = cmake::plainResult(tr.target->name, t->name, none, testFile, testLine);
+        TestResult r = toTestResult(c);
+        r.status = TestStatus::Skipped;
+        r.outcome = "disabled";
+        r.reason = "DISABLED in CTest";
+        emit(options, result, std::move(r));
+        continue;
+      }
+      if (t->command.empty()) continue;
+      const std::string traceFile = "trace-" + std::to_string(serial++) + ".txt";
+      sandbox::Policy p = testPolicy(plan, options, staging, build, binds, t, *tr.target, out, tr.trace, "/out/" + traceFile);
+      p.argv = t->command;
+      StepOutput ran = executeStep(p, options, nullptr);
+      result.verdict = ran.verdict;
+      if (ran.verdict.cancelled) {
+        result.cancelled = true;
+        return;
+      }
+      const auto& v = ran.verdict;
+      cmake::PlainRun pr;
+      pr.exitCode = v.exitCode;
+      pr.signal = v.status == sandbox::Status::Signaled ? v.signal : 0;
+      pr.timedOut = v.status == sandbox::Status::Timeout || v.status == sandbox::Status::CpuLimit;
+      pr.skipReturnCode = t->skipReturnCode;
+      pr.willFail = t->willFail;
+      pr.durationMs = v.wallMs;
+      pr.output = ran.stdoutText + (ran.stderrText.empty() ? "" : (ran.stdoutText.empty() ? "" : "\n") + ran.stderrText);
+      auto c = cmake::plainResult(tr.target->name, t->name, pr, testFile, testLine);
+      TestResult r = toTestResult(c);
+      if (v.status != sandbox::Status::Ok && v.status != sandbox::Status::ExitNonzero && v.status != sandbox::Status::Signaled &&
+          !pr.timedOut) {
+        r.status = TestStatus::Error;
+        r.kind = v.status == sandbox::Status::MemoryLimit ? FailureKind::MemoryLimit
+                 : v.status == sandbox::Status::SyscallViolation ? FailureKind::SandboxViolation
+                                                                 : FailureKind::Exception;
+        r.message = v.status == sandbox::Status::SyscallViolation ? "sandbox refused the system call " + v.syscall
+                                                                   : std::string(sandbox::statusName(v.status));
+      }
+      if (r.status == TestStatus::Failed || r.status == TestStatus::Error) {
+        r.frames = framesInOutput(pr.output, build.projectBind());
+        std::vector<std::pair<TestResult, std::string>> one;
+        one.emplace_back(std::move(r), c.outcome);
+        attachTraces(one, out + "/" + traceFile, plan, options, staging, build);
+        r = std::move(one.front().first);
+        if (r.frames.empty() && !testFile.empty()) r.frames.push_back({testFile, testLine, 0, "main"});
+      }
+      emit(options, result, std::move(r));
+    }
+  }
+};
+
+}  // namespace
+
+const RunnerAdapter& cmakeAdapter() {
+  static const CMakeAdapter adapter;
+  return adapter;
+}
+
+}  // namespace greenlight::core::testing

@@ -1,0 +1,494 @@
+#include "core/testing/cmake/PrivateBuild.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "core/testing/PythonBytecode.h"
+#include "core/testing/RunnerSteps.h"
+#include "core/testing/harness/Harnesses.h"
+#include "support/Log.h"
+
+namespace greenlight::core::testing::cmake {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string hex(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::optional<std::string> readText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool writeAtomically(const fs::path& path, std::string_view data) {
+  const fs::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return false;
+    out.write(data.data(), static_cast<std::streamsize>(data.size()));
+    if (!out) return false;
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  return !ec;
+}
+
+long long mtimeNs(const fs::path& p) {
+  struct stat st{};
+  if (::stat(p.c_str(), &st) != 0) return -1;
+  return static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+}
+
+// When greenlight runs as root the sandbox writes as uid 65534: the writable directories are its.
+void giveToSandbox(const fs::path& dir) {
+  if (::geteuid() == 0 && ::chown(dir.c_str(), 65534, 65534) != 0) {
+    // Left as is: the step that writes there reports the failure in CMake's words.
+  }
+}
+
+std::string tail(const std::string& s, std::size_t n) {
+  if (s.size() <= n) return s;
+  auto cut = s.find('\n', s.size() - n);
+  return "…" + s.substr(cut == std::string::npos ? s.size() - n : cut);
+}
+
+// The directory bound as the project: the repository root above it (a project may read
+// ../common), never $HOME or "/".
+std::string projectBindFor(const std::string& sourceDir) {
+  std::error_code ec;
+  const char* home = std::getenv("HOME");
+  for (fs::path dir = sourceDir;; dir = dir.parent_path()) {
+    if (home && dir == fs::path(home).lexically_normal()) break;
+    if (dir == dir.parent_path()) break;
+    if (fs::exists(dir / ".git", ec)) return dir.string();
+  }
+  return sourceDir;
+}
+
+std::mutex gRegistryMutex;
+std::map<std::string, std::shared_ptr<PrivateBuild>> gRegistry;
+
+}  // namespace
+
+bool sandboxHasProgram(const std::string& name) {
+  for (const char* dir : {"/usr/local/bin/", "/usr/bin/", "/bin/"})
+    if (::access((std::string(dir) + name).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
+PrivateBuild::PrivateBuild(std::string sourceDir, std::string root)
+    : sourceDir_(std::move(sourceDir)), root_(std::move(root)), projectBind_(projectBindFor(sourceDir_)) {}
+
+std::shared_ptr<PrivateBuild> PrivateBuild::of(const std::string& sourceDirIn) {
+  const std::string sourceDir = fs::path(sourceDirIn).lexically_normal().string();
+  std::lock_guard<std::mutex> lock(gRegistryMutex);
+  auto& slot = gRegistry[sourceDir];
+  if (!slot) {
+    const std::string cache = bytecodeCacheDir();
+    if (cache.empty()) return nullptr;
+    std::string name = fs::path(sourceDir).filename().string();
+    if (name.empty()) name = "root";
+    slot = std::make_shared<PrivateBuild>(sourceDir, cache + "/cmake/" + name + "-" + hex(fnv1a(sourceDir)).substr(0, 12));
+  }
+  return slot;
+}
+
+PrivateBuild::Lock::~Lock() {
+  if (fd_ >= 0) ::close(fd_);  // releases the flock
+}
+
+std::unique_ptr<PrivateBuild::Lock> PrivateBuild::lock(std::string* error) {
+  std::error_code ec;
+  fs::create_directories(root_, ec);
+  const std::string path = root_ + "/lock";
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    *error = "open " + path + ": " + std::strerror(errno);
+    return nullptr;
+  }
+  while (::flock(fd, LOCK_EX) != 0) {
+    if (errno == EINTR) continue;
+    *error = "flock " + path + ": " + std::strerror(errno);
+    ::close(fd);
+    return nullptr;
+  }
+  return std::make_unique<Lock>(fd);
+}
+
+sandbox::Policy PrivateBuild::stepPolicy(const RunOptions& options, double seconds, const std::vector<OverlayBind>& binds) const {
+  const auto& sb = options.config.sandbox;
+  sandbox::Policy p;
+  p.workdir = buildDir();
+  p.timeLimitSec = seconds;
+  p.cpuLimitSec = seconds;
+  p.memoryLimitMb = static_cast<std::size_t>(std::max(4096, sb.memoryLimitMB));
+  p.processes = std::max(512, sb.processes);
+  p.outputLimitBytes = std::size_t{8} << 20;
+  p.fileSizeLimitMb = 4096;
+  p.scratchSizeMb = 1024;
+  p.network = false;  // configure and build never reach the network (FetchContent fails, visibly)
+  p.allowUnsandboxed = sb.allowUnsandboxed;
+  p.profile = sandbox::Profile::Compiler;
+  p.binds.push_back({projectBind_, "", false});
+  p.binds.push_back({buildDir(), "", true});
+  p.binds.push_back({root_ + "/ccache", "", true});
+  for (const auto& b : binds) p.binds.push_back({b.copy, b.path, false});
+  // ccache in depend mode: a miss runs the compiler once (no separate preprocessing pass), which
+  // is what a run after an edit mostly is; a hit (a text seen before: the disk's text again after
+  // a candidate, a repeated candidate) skips it. A file just edited is "too new" for ccache's
+  // manifests unless the mtime checks are relaxed; the texts it hashes cannot change under it
+  // here (the overlays are immutable copies; the build holds the lock).
+  p.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "CCACHE_DIR=" + root_ + "/ccache", "CCACHE_DEPEND=1",
+           "CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime", "TERM=dumb", "CLICOLOR=0",
+           "CMAKE_COLOR_DIAGNOSTICS=OFF", "NINJA_STATUS=[%f/%t] "};
+  return p;
+}
+
+bool PrivateBuild::upToDate(const ProjectDir& project) const {
+  std::error_code ec;
+  if (!fs::is_regular_file(buildDir() + "/CMakeCache.txt", ec)) return false;
+  long long newest = -1;
+  for (const auto& e : fs::directory_iterator(buildDir() + "/.cmake/api/v1/reply", ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind("index-", 0) == 0) newest = std::max(newest, mtimeNs(e.path()));
+  }
+  if (newest < 0) return false;
+  for (const auto& f : project.listFiles)
+    if (mtimeNs(f) > newest) return false;
+  return true;
+}
+
+bool PrivateBuild::configure(const ProjectDir& project, const RunOptions& options, std::string* error) {
+  if (upToDate(project)) return true;
+  std::error_code ec;
+  for (const char* sub : {"/build", "/ccache", "/overlay"}) {
+    fs::create_directories(root_ + sub, ec);
+    if (ec) {
+      *error = "cannot create " + root_ + sub + ": " + ec.message();
+      return false;
+    }
+  }
+  giveToSandbox(root_ + "/build");
+  giveToSandbox(root_ + "/ccache");
+  if (!writeQuery(buildDir(), error)) return false;
+  for (const char* sub : {"/.cmake", "/.cmake/api", "/.cmake/api/v1", "/.cmake/api/v1/query",
+                          "/.cmake/api/v1/query/client-greenlight"})
+    giveToSandbox(buildDir() + sub);
+  const bool ninja = sandboxHasProgram("ninja");
+  if (!ninja && !sandboxHasProgram("make")) {
+    *error = "neither ninja nor make is installed: cannot build the CMake project";
+    return false;
+  }
+  sandbox::Policy p = stepPolicy(options, 600, {});
+  p.argv = {"cmake", "-S", sourceDir_, "-B", buildDir(), "-G", ninja ? "Ninja" : "Unix Makefiles"};
+  bool buildType = false;
+  if (auto user = findUserBuild(sourceDir_)) {
+    for (auto& o : carriedOptions(*user, project.listFiles)) {
+      buildType = buildType || o.rfind("-DCMAKE_BUILD_TYPE=", 0) == 0;
+      p.argv.push_back(std::move(o));
+    }
+  }
+  // Debug unless the user builds otherwise: line numbers and asserts are what tests want.
+  if (!buildType) p.argv.push_back("-DCMAKE_BUILD_TYPE=Debug");
+  if (sandboxHasProgram("ccache"))
+    p.argv.insert(p.argv.end(), {"-DCMAKE_CXX_COMPILER_LAUNCHER=ccache", "-DCMAKE_C_COMPILER_LAUNCHER=ccache"});
+  StepOutput out = executeStep(p, options, nullptr);
+  if (out.verdict.cancelled) {
+    *error = "cancelled while configuring";
+    return false;
+  }
+  if (out.verdict.status != sandbox::Status::Ok) {
+    std::string why = out.verdict.status == sandbox::Status::ExitNonzero ? "exit code " + std::to_string(out.verdict.exitCode)
+                                                                          : std::string(sandbox::statusName(out.verdict.status));
+    if (!out.verdict.setupError.empty()) why += ": " + out.verdict.setupError;
+    if (!out.verdict.syscall.empty()) why += " (" + out.verdict.syscall + ")";
+    *error = "cmake could not configure " + sourceDir_ + " (" + why + "): " + tail(out.stderrText.empty() ? out.stdoutText : out.stderrText + "\n" + out.stdoutText, 1500);
+    return false;
+  }
+  return true;
+}
+
+std::shared_ptr<const CodeModel> PrivateBuild::model(std::string* error) {
+  std::error_code ec;
+  const std::string dir = buildDir() + "/.cmake/api/v1/reply";
+  std::string newest;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind("index-", 0) == 0 && n > newest) newest = n;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (model_ && newest == modelKey_) return model_;
+  }
+  auto m = readReplyDir(dir, error);
+  if (!m) return nullptr;
+  auto shared = std::make_shared<const CodeModel>(std::move(*m));
+  std::lock_guard<std::mutex> lock(mutex_);
+  model_ = shared;
+  modelKey_ = newest;
+  return shared;
+}
+
+std::shared_ptr<const DepsIndex> PrivateBuild::deps() {
+  const fs::path log = buildDir() + "/.ninja_deps";
+  std::error_code ec;
+  std::string key;
+  if (fs::is_regular_file(log, ec)) key = std::to_string(mtimeNs(log)) + ":" + std::to_string(fs::file_size(log, ec));
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (deps_ && !key.empty() && key == depsKey_) return deps_;
+  }
+  auto shared = std::make_shared<const DepsIndex>(readDeps(buildDir()));
+  std::lock_guard<std::mutex> lock(mutex_);
+  deps_ = shared;
+  depsKey_ = key;
+  return shared;
+}
+
+std::shared_ptr<const std::vector<CtestTest>> PrivateBuild::tests(const RunOptions& options, std::string* error) {
+  auto m = model(error);
+  if (!m) return nullptr;
+  // The CTest files: CTestTestfile.cmake in every directory of the build, and what the
+  // discover functions write beside them.
+  std::set<std::string> dirs{buildDir()};
+  for (const auto& t : m->targets) dirs.insert(t.buildDir);
+  std::string stamp;
+  std::error_code ec;
+  for (const auto& d : dirs) {
+    for (const auto& e : fs::directory_iterator(d, ec)) {
+      const std::string n = e.path().filename().string();
+      if (n.size() > 6 && n.compare(n.size() - 6, 6, ".cmake") == 0)
+        stamp += e.path().string() + ":" + std::to_string(mtimeNs(e.path())) + "\n";
+    }
+  }
+  const std::string key = hex(fnv1a(stamp));
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (tests_ && key == testsKey_) return tests_;
+  }
+  std::string json;
+  if (readText(root_ + "/ctest.stamp").value_or("") == key) json = readText(root_ + "/ctest.json").value_or("");
+  if (json.empty()) {
+    sandbox::Policy p = stepPolicy(options, 120, {});
+    p.argv = {"ctest", "--show-only=json-v1"};
+    StepOutput out = executeStep(p, options, nullptr);
+    if (out.verdict.status != sandbox::Status::Ok) {
+      *error = "ctest --show-only=json-v1 failed (" + std::string(sandbox::statusName(out.verdict.status)) +
+               "): " + tail(out.stderrText, 800);
+      return nullptr;
+    }
+    json = out.stdoutText;
+    writeAtomically(root_ + "/ctest.json", json);
+    writeAtomically(root_ + "/ctest.stamp", key);
+  }
+  auto parsed = parseCtestJson(json, error);
+  auto d = deps();
+  attachTargets(parsed, *m, d.get());
+  // Before a test's program is built CTest lists it without a command: its CTestTestfile.cmake
+  // names the program all the same.
+  std::map<std::string, std::string> programs;
+  for (const auto& dir : dirs) {
+    auto text = readText(dir + "/CTestTestfile.cmake");
+    if (!text) continue;
+    static const std::regex addTest(R"re(add_test\(\s*(\[(=*)\[(.*?)\]\2\]|"([^"]*)"|([^\s"]+))\s+"([^"]+)")re");
+    for (std::sregex_iterator it(text->begin(), text->end(), addTest), end; it != end; ++it) {
+      std::string name = (*it)[3].matched ? (*it)[3].str() : (*it)[4].matched ? (*it)[4].str() : (*it)[5].str();
+      programs[name] = (*it)[6].str();
+    }
+  }
+  for (auto& t : parsed) {
+    if (!t.target.empty() || !t.command.empty()) continue;
+    if (auto it = programs.find(t.name); it != programs.end())
+      if (const Target* target = m->byArtifact(it->second)) t.target = target->name;
+  }
+  auto shared = std::make_shared<const std::vector<CtestTest>>(std::move(parsed));
+  std::lock_guard<std::mutex> lock(mutex_);
+  tests_ = shared;
+  testsKey_ = key;
+  return shared;
+}
+
+bool PrivateBuild::syncOverlays(const std::vector<std::string>& files, const OverlayProvider& overlay,
+                                std::vector<OverlayBind>* binds, std::string* error) {
+  std::error_code ec;
+  fs::create_directories(root_ + "/overlay", ec);
+  const std::string statePath = root_ + "/overlay.json";
+  nlohmann::json state = nlohmann::json::object();
+  if (auto text = readText(statePath)) {
+    auto j = nlohmann::json::parse(*text, nullptr, false);
+    if (j.is_object()) state = j;
+  }
+  const nlohmann::json before = state;
+  nlohmann::json overlays = state.value("overlays", nlohmann::json::object());
+  nlohmann::json texts = state.value("texts", nlohmann::json::object());
+  const long long builtAt = state.value("built_at", 0LL);
+  auto hashOf = [](const std::string& t) { return hex(fnv1a(t)) + ":" + std::to_string(t.size()); };
+  // The text each file is compiled from now: the editor's where it differs from the disk.
+  std::set<std::string> asked(files.begin(), files.end());
+  for (auto it = overlays.begin(); it != overlays.end(); ++it) asked.insert(it.key());
+  std::map<std::string, std::string> current;  // overlaid files
+  std::vector<std::string> stale;              // objects built from another text of these files
+  nlohmann::json nextTexts = texts;
+  for (const auto& f : asked) {
+    std::optional<std::string> disk = readText(f);
+    std::optional<std::string> unsaved = overlay ? overlay(f) : std::nullopt;
+    if (unsaved && (!disk || *disk != *unsaved)) {
+      if (!disk) {
+        *error = f + ": the file exists only in the editor; save it so that the CMake build can see it";
+        return false;
+      }
+      current[f] = std::move(*unsaved);
+      continue;
+    }
+    if (!disk) continue;
+    const std::string h = hashOf(*disk);
+    // A disk text that changed without a newer mtime (copied with its times kept, restored from
+    // a backup): ninja would keep the objects of the old text.
+    if (!overlays.contains(f) && texts.contains(f) && texts[f].get<std::string>() != h && mtimeNs(f) < builtAt)
+      stale.push_back(f);
+    nextTexts[f] = h;
+  }
+  nlohmann::json next = nlohmann::json::object();
+  for (auto& [path, text] : current) {
+    const std::string h = hashOf(text);
+    // One copy per text, named for it: a sandbox made ahead (a spare) binds the file it found,
+    // so a new text must be a new path, never new contents at an old one.
+    const std::string copy = root_ + "/overlay/" + hex(fnv1a(path)).substr(0, 10) + "-" + hex(fnv1a(text)).substr(0, 10) + "-" +
+                             fs::path(path).filename().string();
+    const bool same = overlays.contains(path) && overlays[path].value("hash", "") == h && fs::is_regular_file(copy, ec);
+    // Same text: the copy keeps its mtime (nothing recompiles). New text: a new copy, newer than
+    // every object built before it.
+    if (!same) {
+      if (!writeAtomically(copy, text)) {
+        *error = "cannot write " + copy;
+        return false;
+      }
+      if (overlays.contains(path)) {
+        const std::string old = overlays[path].value("copy", "");
+        if (!old.empty() && old != copy) fs::remove(old, ec);
+      }
+    }
+    ::chmod(copy.c_str(), 0644);
+    next[path] = {{"hash", h}, {"copy", copy}};
+    nextTexts[path] = h;
+    binds->push_back({copy, path});
+  }
+  for (auto it = overlays.begin(); it != overlays.end(); ++it) {
+    if (next.contains(it.key())) continue;
+    // Back to the disk's text: the objects built from the overlay look newer than the source.
+    stale.push_back(it.key());
+    const std::string copy = it.value().value("copy", "");
+    if (!copy.empty()) fs::remove(copy, ec);
+  }
+  GL_LOG(Debug, "cmake overlays for " << sourceDir_ << ": " << binds->size() << " bound, " << stale.size()
+                                       << " back to another text (their objects deleted)");
+  if (!stale.empty()) {
+    auto d = deps();
+    for (const auto& [object, inputs] : d->objects) {
+      for (const auto& p : stale) {
+        if (std::find(inputs.begin(), inputs.end(), p) != inputs.end()) {
+          fs::remove(object, ec);
+          break;
+        }
+      }
+    }
+  }
+  state = {{"overlays", next}, {"texts", nextTexts}, {"built_at", builtAt}};
+  // What the next build compiles, from now (a file edited during the build is newer than this).
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  state["built_at"] = static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
+  if (state != before && !writeAtomically(statePath, state.dump())) {
+    *error = "cannot write " + statePath;
+    return false;
+  }
+  return true;
+}
+
+PrivateBuild::BuildResult PrivateBuild::build(const std::vector<std::string>& targets, const std::vector<OverlayBind>& binds,
+                                              const RunOptions& options, double timeLimitSeconds) {
+  BuildResult r;
+  sandbox::Policy p = stepPolicy(options, timeLimitSeconds, binds);
+  const unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  p.argv = {"cmake", "--build", buildDir(), "--parallel", std::to_string(jobs), "--target"};
+  p.argv.insert(p.argv.end(), targets.begin(), targets.end());
+  const auto start = std::chrono::steady_clock::now();
+  StepOutput out = executeStep(p, options, nullptr);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.verdict = out.verdict;
+  r.output = out.stdoutText + (out.stderrText.empty() ? "" : "\n" + out.stderrText);
+  GL_LOG(Debug, "cmake build of " << sourceDir_ << " (" << r.seconds << " s, " << sandbox::statusName(out.verdict.status)
+                                  << "): " << tail(r.output, 2000));
+  if (out.verdict.status == sandbox::Status::Ok) {
+    std::string key;
+    for (const auto& t : targets) key += t + "\n";
+    std::lock_guard<std::mutex> lock(mutex_);
+    buildSeconds_[key] = r.seconds;
+  }
+  return r;
+}
+
+std::string PrivateBuild::traceLibrary(const RunOptions& options, const CodeModel& model) {
+  const std::string text(harness::cxxTrace());
+  std::string compiler = "c++";
+  if (const Toolchain* tc = model.toolchain("CXX"); tc && !tc->compilerPath.empty()) compiler = tc->compilerPath;
+  const std::string dir = root_ + "/trace";
+  const std::string base = dir + "/gltrace-" + hex(fnv1a(text + "\n" + compiler)).substr(0, 12);
+  std::error_code ec;
+  if (fs::is_regular_file(base + ".so", ec)) return base + ".so";
+  if (fs::exists(base + ".failed", ec)) return "";
+  fs::create_directories(dir, ec);
+  giveToSandbox(dir);
+  if (!writeAtomically(base + ".cc", text)) return "";
+  sandbox::Policy p = stepPolicy(options, 120, {});
+  p.binds.push_back({dir, "", true});
+  p.argv = {compiler, "-shared", "-fPIC", "-O1", "-o", base + ".so", base + ".cc", "-ldl"};
+  StepOutput out = executeStep(p, options, nullptr);
+  if (out.verdict.status != sandbox::Status::Ok || !fs::is_regular_file(base + ".so", ec)) {
+    // A compiler that cannot build it (another ABI): not again. A timeout may pass next time.
+    if (out.verdict.status == sandbox::Status::ExitNonzero) writeAtomically(base + ".failed", out.stderrText);
+    GL_LOG(Info, "cmake: the trace library did not build with " << compiler << ": " << tail(out.stderrText, 600));
+    return "";
+  }
+  return base + ".so";
+}
+
+double PrivateBuild::lastBuildSeconds(const std::vector<std::string>& targets) const {
+  std::string key;
+  for (const auto& t : targets) key += t + "\n";
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = buildSeconds_.find(key);
+  return it == buildSeconds_.end() ? 0 : it->second;
+}
+
+}  // namespace greenlight::core::testing::cmake
