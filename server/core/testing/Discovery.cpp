@@ -72,9 +72,14 @@ const std::regex& pyDef() {
   static const std::regex r(R"(^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\()");
   return r;
 }
+// JavaScript and TypeScript: function declarations (generics, `declare`), functions and arrows
+// bound to a const (a type annotation, typed parameters and return type), and class methods
+// (modifiers, generics, a return type) whose body opens on the line.
 const std::regex& jsDefs() {
   static const std::regex r(
-      R"(^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>|\(\s*$))");
+      R"(^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*(?:<[^(]*>)?\s*\()"
+      R"(|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|(?:<[^(]*>\s*)?\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>|(?:<[^(]*>\s*)?\(\s*$))"
+      R"(|^\s*(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)\s+)*\*?\s*#?([A-Za-z_$][\w$]*)\s*(?:<[^(]*>)?\s*\([^;]*\)\s*(?::\s*[^;{=]+)?\{\s*\}?\s*$)");
   return r;
 }
 const std::regex& cxxDef() {
@@ -99,8 +104,12 @@ std::optional<FunctionAt> matchDef(const std::string& line, Language language, i
       break;
     case Language::JavaScript:
       if (std::regex_search(line, m, jsDefs())) {
+        std::string name = m[1].matched ? m[1].str() : m[2].matched ? m[2].str() : m[3].str();
+        static const std::set<std::string> keywords = {"if", "for", "while", "switch", "catch", "with", "function",
+                                                       "return", "do", "else", "try", "finally", "constructor"};
+        if (m[3].matched && keywords.count(name)) break;
         *indent = indentOf(line);
-        return FunctionAt{m[1].matched ? m[1].str() : m[2].str(), 0};
+        return FunctionAt{name, 0};
       }
       break;
     case Language::Cxx:
@@ -147,7 +156,10 @@ std::string findWorkspaceRoot(const std::string& file, const std::string& stopAt
 std::optional<Language> languageForPath(const std::string& path) {
   std::string ext = lower(fs::path(path).extension().string());
   if (ext == ".py") return Language::Python;
-  if (ext == ".js" || ext == ".mjs" || ext == ".cjs") return Language::JavaScript;
+  // TypeScript is of the JavaScript family: the same runners and harness (isTypeScriptPath).
+  if (ext == ".js" || ext == ".mjs" || ext == ".cjs" || ext == ".jsx" || ext == ".ts" || ext == ".tsx" || ext == ".mts" ||
+      ext == ".cts")
+    return Language::JavaScript;
   if (ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".hpp" || ext == ".h" || ext == ".hh" || ext == ".hxx")
     return Language::Cxx;
   return std::nullopt;
@@ -243,7 +255,7 @@ std::vector<std::string> candidateTestFiles(const fs::path& source, Language lan
                "test/test_" + stem + ".py"};
       break;
     case Language::JavaScript:
-      for (const char* ext : {".js", ".mjs", ".cjs"}) {
+      for (const char* ext : {".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx"}) {
         for (const char* kind : {".test", ".spec"}) {
           names.push_back(stem + kind + ext);
           names.push_back("__tests__/" + stem + kind + ext);

@@ -30,7 +30,9 @@ bool skippedDir(const std::string& name) {
 bool sameFamily(const std::string& ext, Language language) {
   switch (language) {
     case Language::Python: return ext == ".py" || ext == ".json" || ext == ".txt";
-    case Language::JavaScript: return ext == ".js" || ext == ".mjs" || ext == ".cjs" || ext == ".json";
+    case Language::JavaScript:
+      return ext == ".js" || ext == ".mjs" || ext == ".cjs" || ext == ".jsx" || ext == ".ts" || ext == ".mts" ||
+             ext == ".cts" || ext == ".tsx" || ext == ".json";
     case Language::Cxx:
       return ext == ".h" || ext == ".hpp" || ext == ".hh" || ext == ".hxx" || ext == ".cpp" || ext == ".cc" ||
              ext == ".cxx" || ext == ".inc" || ext == ".ipp";
@@ -193,6 +195,14 @@ bool Staging::prepareInPlace(const TestPlan& plan, const OverlayProvider& overla
     if (i < tracked) texts_.emplace_back(path, unsaved ? *unsaved : *disk);
   }
   base_ = commonDirectory(std::vector<std::string>(files.begin(), files.begin() + static_cast<long>(tracked)));
+  return true;
+}
+
+bool Staging::prepareScratch(std::string* error) {
+  root_ = makeStagingRoot(error);
+  if (root_.empty()) return false;
+  std::error_code ec;
+  fs::create_directories(root_ + "/.gl", ec);
   return true;
 }
 

@@ -30,6 +30,8 @@ class Staging {
   // copy that is bind-mounted over its own path (overlayBinds), so every import — relative,
   // through a src/ layout, an editable install — reads it. Paths need no mapping.
   bool prepareInPlace(const TestPlan& plan, const OverlayProvider& overlay, std::string* error);
+  // Only the scratch root with an empty /work/.gl (a helper process: a runner's probe).
+  bool prepareScratch(std::string* error);
   // host copy -> the path it covers inside the sandbox
   const std::vector<std::pair<std::string, std::string>>& overlayBinds() const { return binds_; }
   // Writes a harness file into /work/.gl; returns its sandbox path.
