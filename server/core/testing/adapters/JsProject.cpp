@@ -521,6 +521,21 @@ std::string jsPackageVersion(const std::string& name, const std::string& root) {
   return j.is_object() ? j.value("version", "") : "";
 }
 
+std::string runnerCacheDir(const std::string& runner, const std::string& root) {
+  const std::string base = bytecodeCacheDir();
+  if (base.empty()) return "";
+  const std::string dir = base + "/" + runner + "-cache/" + hex(fnv1a(root));
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return "";
+  if (::geteuid() == 0) {
+    // The sandbox runs as uid 65534 when greenlight is root (sandbox/Sandbox.h).
+    if (::chown(dir.c_str(), 65534, 65534) != 0) return "";
+  }
+  ::chmod(dir.c_str(), 0700);
+  return dir;
+}
+
 bool versionAtLeast(const std::string& version, std::initializer_list<int> want) {
   if (version.empty()) return false;
   std::vector<int> have;
@@ -1157,6 +1172,7 @@ RunResult JsRunnerAdapter::run(const TestPlan& plan, const RunOptions& options, 
   for (const auto& d : nodeModulesBinds(plan.rootDir)) bind(d);
   bind(install->dir);
   for (const auto& [copy, path] : staging.overlayBinds()) p.binds.push_back({copy, path, false});
+  p.binds.insert(p.binds.end(), cmd.binds.begin(), cmd.binds.end());
   const std::string nodeBin = node->invokedAs.empty() ? node->path : node->invokedAs;
   p.argv = {nodeBin};
   p.argv.insert(p.argv.end(), cmd.nodeFlags.begin(), cmd.nodeFlags.end());

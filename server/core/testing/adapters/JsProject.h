@@ -52,6 +52,10 @@ struct JsRunnerInstall {
 std::optional<JsRunnerInstall> findJsRunner(const std::string& runner, const std::string& root);
 // A package's version as node finds it from `root` ("" when absent).
 std::string jsPackageVersion(const std::string& name, const std::string& root);
+// The host directory that keeps a runner's cache for a project between runs (jest's transform
+// cache and haste map), created on first use, writable by the sandbox's user; "" when there is
+// no cache directory. Only runs of the files as they are on disk write to it (see Jest.cpp).
+std::string runnerCacheDir(const std::string& runner, const std::string& root);
 // "1.6.1" >= {1, 6}
 bool versionAtLeast(const std::string& version, std::initializer_list<int> want);
 
@@ -102,6 +106,7 @@ class JsRunnerAdapter : public RunnerAdapter {
     std::vector<std::string> argv;  // after node (and its flags)
     std::vector<std::string> nodeFlags;
     std::vector<std::string> env;
+    std::vector<sandbox::Bind> binds;  // beyond the project's (a runner's cache)
   };
   // The runner's command line for the plan (files relative to plan.rootDir in runnerArgs,
   // plan.namePattern when narrowed), the reporter in /work/.gl.
