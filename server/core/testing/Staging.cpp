@@ -99,7 +99,11 @@ bool Staging::prepare(const TestPlan& plan, const OverlayProvider& overlay, std:
   if (root_.empty()) return false;
   std::vector<std::string> files = {plan.sourceFile};
   files.insert(files.end(), plan.testFiles.begin(), plan.testFiles.end());
-  base_ = commonDirectory(files);
+  // The files they need (supportFiles: the modules a JS test imports) are staged too, and the
+  // common directory takes them in.
+  std::vector<std::string> all = files;
+  all.insert(all.end(), plan.supportFiles.begin(), plan.supportFiles.end());
+  base_ = commonDirectory(all);
   map_.addPrefix(kSandboxSrc, base_);
   std::set<std::string> done;
   auto stage = [&](const std::string& host, bool required) -> bool {
@@ -119,6 +123,9 @@ bool Staging::prepare(const TestPlan& plan, const OverlayProvider& overlay, std:
   };
   for (const auto& f : files) {
     if (!stage(f, true)) return false;
+  }
+  for (const auto& f : plan.supportFiles) {
+    if (!stage(f, false)) return false;
   }
   // Siblings: same-language files under the common directory (imports of helpers, headers).
   if (plan.language != Language::Command || true) {

@@ -999,6 +999,13 @@ bool reaches(const std::string& test, const std::string& target, const std::stri
 
 }  // namespace
 
+std::vector<std::string> jsImportClosure(const std::vector<std::string>& files, const std::string& root,
+                                         const OverlayProvider& overlay, std::size_t cap) {
+  std::set<std::string> visited;
+  for (const auto& f : files) reaches(f, "", root, overlay, &visited, 6, cap);
+  return {visited.begin(), visited.end()};
+}
+
 std::optional<TestPlan> JsRunnerAdapter::discover(const DiscoveryContext& ctx, std::string* error) const {
   // Tests written from a comment's examples exist only in the editor: the built-in harness.
   if (!ctx.request.extraTestFiles.empty()) return std::nullopt;

@@ -79,6 +79,11 @@ std::string jsTestName(const JsTestBlock& block);
 // under `root` through an alias such as "@/x" or "src/x"), existing files only.
 std::vector<std::string> jsLocalImports(const std::string& file, const std::string& text, const std::string& root);
 
+// Every local file `files` reach through their imports (breadth first, a few levels deep, at
+// most `cap`), `files` themselves included; sorted.
+std::vector<std::string> jsImportClosure(const std::vector<std::string>& files, const std::string& root,
+                                         const OverlayProvider& overlay, std::size_t cap = 400);
+
 // The runner's own test files for the project (absolute, sorted), asked once per state of the
 // project (js_probe.js --list in the sandbox). `error` set when the runner could not say.
 struct JsProbeResult {
