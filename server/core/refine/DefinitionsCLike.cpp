@@ -153,7 +153,7 @@ HeadMatch classifyJs(const std::string& h, const Frame& parent) {
   static const std::regex kDecl(
       R"(^(export\s+(default\s+)?)?(declare\s+)?(async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*(<.*>)?\s*\(.*\)(\s*:\s*[^=]+)?$)");
   static const std::regex kVar(
-      R"(^(export\s+)?(const|let|var)\s+([A-Za-z_$][\w$]*)\s*(:[^=]+)?=\s*(async\s+)?(function\s*\*?\s*[\w$]*\s*(<.*>)?\s*\(.*\)(\s*:\s*[^=]+)?|(<.*>\s*)?\(.*\)(\s*:\s*[^=]+)?\s*=>|[A-Za-z_$][\w$]*\s*=>)$)");
+      R"(^(export\s+)?(const|let|var)\s+([A-Za-z_$][\w$]*)\s*(:(?:[^=]|=>)+)?=\s*(async\s+)?(function\s*\*?\s*[\w$]*\s*(<.*>)?\s*\(.*\)(\s*:\s*[^=]+)?|(<.*>\s*)?\(.*\)(\s*:\s*[^=]+)?\s*=>|[A-Za-z_$][\w$]*\s*=>)$)");
   static const std::regex kMethod(
       R"(^((public|private|protected|static|async|override|abstract|readonly|declare)\s+)*(\*\s*)?((get|set)\s+)?(#?[A-Za-z_$][\w$]*)\s*(<.*>)?\s*\(.*\)(\s*:\s*[^=]+)?$)");
   if (std::regex_match(h, m, kDecl)) {

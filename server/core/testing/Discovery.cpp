@@ -78,7 +78,7 @@ const std::regex& pyDef() {
 const std::regex& jsDefs() {
   static const std::regex r(
       R"(^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*(?:<[^(]*>)?\s*\()"
-      R"(|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|(?:<[^(]*>\s*)?\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>|(?:<[^(]*>\s*)?\(\s*$))"
+      R"(|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::(?:[^=]|=>)+)?=\s*(?:async\s+)?(?:function\b|(?:<[^(]*>\s*)?\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>|(?:<[^(]*>\s*)?\(\s*$))"
       R"(|^\s*(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)\s+)*\*?\s*#?([A-Za-z_$][\w$]*)\s*(?:<[^(]*>)?\s*\([^;]*\)\s*(?::\s*[^;{=]+)?\{\s*\}?\s*$)");
   return r;
 }

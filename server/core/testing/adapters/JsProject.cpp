@@ -107,6 +107,8 @@ struct Token {
   int line;          // 1-based line of the token's start
   std::size_t pos;
   bool substitutions = false;  // a template literal with ${...}
+  std::size_t next = 0;        // such a literal: the index of the first token after it (its
+                               // substitutions' tokens come between)
 };
 
 class Lexer {
@@ -115,8 +117,8 @@ class Lexer {
 
   std::vector<Token> run() {
     std::vector<Token> out;
-    // Open template literals: for each, the brace depth at which its ${ began.
-    std::vector<int> templates;
+    // Open template literals: for each, the brace depth at which its ${ began and its token.
+    std::vector<std::pair<int, std::size_t>> templates;
     int braces = 0;
     while (i_ < s_.size()) {
       char c = s_[i_];
@@ -153,24 +155,20 @@ class Lexer {
         ++i_;
         bool subst = false;
         std::string v = templatePart(&subst);
-        if (subst) templates.push_back(braces);
+        if (subst) templates.emplace_back(braces, out.size());
         out.push_back({Tok::Template, std::move(v), startLine, start, subst});
         continue;
       }
-      if (c == '}' && !templates.empty() && templates.back() == braces) {
-        // The end of a ${...}: the template literal goes on.
+      if (c == '}' && !templates.empty() && templates.back().first == braces) {
+        // The end of a ${...}: the template literal goes on, folded into its token.
+        const std::size_t idx = templates.back().second;
         templates.pop_back();
         ++i_;
         bool subst = false;
         std::string v = templatePart(&subst);
-        if (subst) templates.push_back(braces);
-        // Folded into the template token it belongs to, which now has substitutions.
-        for (auto it = out.rbegin(); it != out.rend(); ++it) {
-          if (it->kind == Tok::Template && it->substitutions) {
-            it->text += "${}" + v;
-            break;
-          }
-        }
+        out[idx].text += "${}" + v;
+        if (subst) templates.emplace_back(braces, idx);
+        else out[idx].next = out.size();
         continue;
       }
       if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || static_cast<unsigned char>(c) >= 0x80) {
@@ -662,7 +660,7 @@ std::vector<JsTestBlock> scanJsTests(const std::string& text) {
       if (mod == "each" || mod == "for") {
         each = true;
         if (j < t.size() && t[j].kind == Tok::Template) {
-          ++j;
+          j = t[j].next ? t[j].next : j + 1;
         } else if (j < t.size() && t[j].kind == Tok::Punct && t[j].text == "(") {
           std::size_t close = matching(t, j);
           if (close == std::string::npos) break;
@@ -686,7 +684,8 @@ std::vector<JsTestBlock> scanJsTests(const std::string& text) {
     std::string title, pattern;
     if (titleTok.kind == Tok::String || titleTok.kind == Tok::Template) {
       // A title that is more than one literal ('a' + b): what follows the literal is unknown.
-      const bool alone = j + 2 < t.size() && t[j + 2].kind == Tok::Punct && (t[j + 2].text == "," || t[j + 2].text == ")");
+      const std::size_t after = titleTok.next ? titleTok.next : j + 2;
+      const bool alone = after < t.size() && t[after].kind == Tok::Punct && (t[after].text == "," || t[after].text == ")");
       title = titleTok.text;
       pattern = titleRegex(title, each, titleTok.substitutions);
       if (!alone) pattern += ".*";
