@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A run on save of one test file of a real JS/TS project (tests/projects/js, installed from npm at
-# the pinned versions into BUILD/bench-js) through the TestService as the language server runs it
+# the pinned versions into BUILD/tests/projects/js/installed, as the ctest fixture does) through the TestService as the language server runs it
 # (bench_spares: cold, with spare sandboxes, with a warm runner: js_warm.js on a warm spare),
 # against the runner's own CLI on that file outside any sandbox (`jest FILE`, `vitest run FILE`,
 # `mocha FILE`, with the runner's own cache as a user has it), interleaved. Goal: warm ≤ 0.5x the
@@ -23,7 +23,7 @@ picks=("$@")
                                 monorepo/packages/core test/scheduler.test.ts mocha-js test/parse.js)
 bench="$build/bench/runners/bench_spares"
 [ -x "$bench" ] || { echo "bench-js-runners.sh: build $bench first (cmake --build $build --target bench_spares)" >&2; exit 2; }
-dest="$build/bench-js"
+dest="$build/tests/projects/js/installed"  # where the ctest fixture installs them too
 "$here/../../tests/projects/js/install.sh" --into "$dest" >/dev/null
 for ((i = 0; i < ${#picks[@]}; i += 2)); do
   project=${picks[i]} file=${picks[i + 1]}
@@ -32,11 +32,12 @@ for ((i = 0; i < ${#picks[@]}; i += 2)); do
     const p = require(process.argv[1] + "/package.json");
     const m = /\b(vitest|jest|mocha)\b/.exec((p.scripts || {}).test || "");
     console.log(m ? m[1] : "");' "$root")
+  bin=$(node -e 'console.log(require(process.argv[1]).runnerBin(process.argv[2], process.argv[3]) || "")' \
+    "$here/../../tests/projects/js/runjs.js" "$runner" "$root")
+  [ -n "$bin" ] || { echo "bench-js-runners.sh: no $runner installed for $project" >&2; exit 2; }
   case "$runner" in
-    jest) bin=$(cd "$root" && node -p 'require.resolve("jest/bin/jest.js")'); cli=("$bin" "$file") ;;
-    vitest) bin=$(cd "$root" && node -p 'require("path").join(require("path").dirname(require.resolve("vitest/package.json")), "vitest.mjs")'); cli=("$bin" run "$file") ;;
-    mocha) bin=$(cd "$root" && node -p 'require.resolve("mocha/bin/mocha.js")'); cli=("$bin" "$file") ;;
-    *) echo "bench-js-runners.sh: no runner for $project" >&2; exit 2 ;;
+    vitest) cli=("$bin" run "$file") ;;
+    *) cli=("$bin" "$file") ;;
   esac
   echo "== $project $file ($runner; its CLI: node ${cli[*]#$root/})"
   "$bench" "$root/$file" "$blocks" -- sh -c 'cd "$0" && exec node "$@" >/dev/null 2>&1' "$root" "${cli[@]}" | sed 's/^/   /'

@@ -4,7 +4,10 @@
 # and is gitignored; a workspaces root installs its packages' hoisted node_modules once).
 #
 #   tests/projects/js/install.sh [--into DIR] [NAME...]
-#     NAME: jest-js jest-ts vitest-ts mocha-js monorepo (default: all of them)
+#     NAME: jest-js jest-ts vitest-ts mocha-js monorepo (default: all of them), and with --into
+#           vitest-ts-pnpm: vitest-ts installed by pnpm (pinned, `npx pnpm@9.15.0`) from its
+#           pnpm-lock.yaml, with pnpm's layout (node_modules/.pnpm, packages as symlinks) and its
+#           store in DIR/.pnpm-store
 #     --into DIR: copy each project (its files, without node_modules) to DIR/NAME first and
 #                 install there; the sources stay untouched (what the ctest checks use: they
 #                 inject bugs into the copies). A copy whose lockfile did not change keeps its
@@ -17,15 +20,23 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 into=""
 if [ "${1:-}" = "--into" ]; then
-  into=$2
+  into=$(mkdir -p "$2" && cd "$2" && pwd)
   shift 2
 fi
 command -v npm >/dev/null || { echo "install.sh: npm is needed (apt-get install npm)" >&2; exit 77; }
+pnpm_version=9.15.0
 projects=("$@")
-[ ${#projects[@]} -gt 0 ] || projects=(jest-js jest-ts vitest-ts mocha-js monorepo)
+if [ ${#projects[@]} -eq 0 ]; then
+  projects=(jest-js jest-ts vitest-ts mocha-js monorepo)
+  [ -z "$into" ] || projects+=(vitest-ts-pnpm)
+fi
 for p in "${projects[@]}"; do
-  src="$here/$p"
-  [ -f "$src/package-lock.json" ] || { echo "install.sh: $p has no package-lock.json" >&2; exit 1; }
+  pm=npm lockfile=package-lock.json src="$here/$p"
+  if [[ "$p" == *-pnpm ]]; then
+    pm=pnpm lockfile=pnpm-lock.yaml src="$here/${p%-pnpm}"
+    [ -n "$into" ] || { echo "install.sh: $p needs --into DIR (it would replace ${p%-pnpm}'s node_modules)" >&2; exit 1; }
+  fi
+  [ -f "$src/$lockfile" ] || { echo "install.sh: $p has no $lockfile" >&2; exit 1; }
   dir="$src"
   if [ -n "$into" ]; then
     dir="$into/$p"
@@ -34,23 +45,31 @@ for p in "${projects[@]}"; do
     find "$dir" -mindepth 1 -maxdepth 1 ! -name node_modules -exec rm -rf {} +
     (cd "$src" && find . -path '*/node_modules' -prune -o -type f -print0 |
       while IFS= read -r -d '' f; do mkdir -p "$dir/$(dirname "$f")" && cp -p "$f" "$dir/$f"; done)
+    # Each package manager sees its own lockfile only.
+    if [ "$pm" = pnpm ]; then rm -f "$dir/package-lock.json"; else rm -f "$dir/pnpm-lock.yaml"; fi
     # Each copy is a workspace of its own (as a clone with its .git would be).
     echo '{}' > "$dir/.greenlight.json"
     chmod -R go+rX "$dir"
   fi
   stamp="$dir/node_modules/.greenlight-lock"
-  lock=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+  lock=$(sha256sum "$dir/$lockfile" | cut -d' ' -f1)
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$lock" ]; then
     echo "install.sh: $p is installed ($dir)"
     continue
   fi
-  echo "install.sh: npm ci in $dir"
-  if ! (cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error); then
+  echo "install.sh: $pm install in $dir"
+  if [ "$pm" = pnpm ]; then
+    install=(npx -y "pnpm@$pnpm_version" install --frozen-lockfile --ignore-scripts --reporter=silent
+             --store-dir "$into/.pnpm-store")
+  else
+    install=(npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  fi
+  if ! (cd "$dir" && "${install[@]}"); then
     if ! npm ping >/dev/null 2>&1; then
       echo "install.sh: the npm registry is unreachable: nothing installed for $p" >&2
       exit 77
     fi
-    echo "install.sh: npm ci failed in $dir" >&2
+    echo "install.sh: $pm install failed in $dir" >&2
     exit 1
   fi
   echo "$lock" > "$stamp"
