@@ -17,6 +17,18 @@ TEST_CASE("extractEvents splits harness lines from plain output") {
   CHECK(s.rest == "hellopartialtail");
 }
 
+TEST_CASE("extractEvents keeps an event whose JSON carries lone surrogates (Python's surrogateescape)") {
+  // A test printed bytes that are not UTF-8: Python's json writes "\udcff", which a strict
+  // parser refuses; the event (and the test's result) must not be lost.
+  std::string text = std::string("\n") + kEventMarker +
+                     R"({"ev":"result","name":"test_bytes","status":"passed","output":"x\udcffy \ud83d\ude00 \\udcff"})" + "\n";
+  auto s = extractEvents(text);
+  REQUIRE(s.events.size() == 1);
+  auto r = resultFromEvent(s.events[0]);
+  CHECK(r.name == "test_bytes");
+  CHECK(r.output == "x\xEF\xBF\xBDy \xF0\x9F\x98\x80 \\udcff");  // lone -> U+FFFD, a pair kept, an escaped backslash kept
+}
+
 TEST_CASE("foldEvents: a test that started and never finished is the running one") {
   std::vector<nlohmann::json> ev = {
       {{"ev", "start"}, {"name", "a"}, {"file", "/w/t.py"}, {"line", 3}},

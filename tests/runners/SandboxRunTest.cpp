@@ -180,6 +180,42 @@ TEST_CASE("python: non-ASCII operands, odd objects and captured output survive t
   CHECK(nan->message.find("nan") != std::string::npos);
 }
 
+TEST_CASE("python: decorated tests run (a wrapper from another module), their own line reported") {
+  TempWorkspace ws;
+  ws.write("deco.py", "import functools\n\ndef frozen(f):\n    @functools.wraps(f)\n    def wrapper(*a, **k):\n"
+                      "        return f(*a, **k)\n    return wrapper\n");
+  auto src = ws.write("m.py", "def twice(x):\n    return 2 * x\n");
+  ws.write("test_m.py", "from deco import frozen\nfrom m import twice\n\n@frozen\ndef test_twice():\n    assert twice(2) == 5\n");
+  auto o = runIn(src, std::nullopt, 20);
+  INFO(describe(o.result));
+  auto* t = find(o.result, "test_twice");
+  REQUIRE(t);
+  CHECK(t->status == TestStatus::Failed);
+  CHECK(t->line == 4);  // where the definition starts: its decorator, as pytest and inspect say
+  CHECK(t->message == "AssertionError: twice(2) returned 4, expected 5");
+}
+
+TEST_CASE("python: a module of a package is imported as part of it (relative imports, its doctests)") {
+  TempWorkspace ws;
+  ws.write("pkg/__init__.py", "");
+  ws.write("pkg/util.py", "def base():\n    return 2\n");
+  auto src = ws.write("pkg/calc.py",
+                      "from .util import base\n\n\ndef twice(x):\n    \"\"\"\n    >>> twice(3)\n    6\n    \"\"\"\n"
+                      "    return base() * x\n");
+  ws.write("tests/test_calc.py", "from pkg.calc import twice\n\n\ndef test_twice():\n    assert twice(2) == 5\n");
+  auto o = runIn(src, std::nullopt, 20);
+  INFO(describe(o.result));
+  REQUIRE(o.result.error.empty());
+  auto* doc = find(o.result, "doctest:twice");
+  REQUIRE(doc);
+  CHECK(doc->status == TestStatus::Passed);
+  auto* t = find(o.result, "test_twice");
+  REQUIRE(t);
+  // The test imported the very module greenlight loaded: the wrong value is traced to it.
+  CHECK(t->message == "AssertionError: twice(2) returned 4, expected 5");
+  CHECK(o.result.summary.errors == 0);
+}
+
 TEST_CASE("python: narrowing by line runs only the function's tests") {
   TempWorkspace ws;
   auto src = ws.write("m.py", "def a():\n    return 1\n\n\ndef b():\n    return 2\n");

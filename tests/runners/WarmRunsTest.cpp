@@ -4,11 +4,15 @@
 // a warm run reports exactly what a cold run of the same files reports.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <chrono>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include "TestTime.h"
+#include "RunHelpers.h"
 #include "TestUtil.h"
 #include "core/testing/TestService.h"
 #include "sandbox/Sandbox.h"
@@ -194,4 +198,73 @@ TEST_CASE("a warm Python run imports what a cold run imports (collections.abc th
   const sb::SpareStats after = sb::spareStats();
   sb::keepSpares(false);
   CHECK(after.warmUsed - before.warmUsed >= 2);
+}
+
+// pytest projects run by pytest in place (the overlay bind-mounted over the file): a warm spare
+// has pytest and its plugins loaded and its binds made before the run comes, and the run must
+// report exactly what a cold run reports, the unsaved text included.
+TEST_CASE("a warm pytest run reports what a cold one reports, with the unsaved text", "[warm]") {
+  greenlight::test::TempWorkspace ws;
+  ::chmod(ws.root().c_str(), 0755);  // as root, the sandbox's uid 65534 enters the project
+  ws.write("pytest.ini", "[pytest]\naddopts = -ra\n");
+  ws.write("conftest.py", "import pytest\n\n\n@pytest.fixture\ndef base():\n    return 10\n");
+  const std::string source = ws.write("calc.py", "def add(a, b):\n    return a + b\n");
+  ws.write("test_calc.py",
+           "import datetime\n\nimport freezegun\nimport pytest\n\nfrom calc import add\n\n\n"
+           "@pytest.mark.parametrize('a,b,want', [(1, 2, 3), (2, 2, 5)], ids=['ok', 'bad'])\n"
+           "def test_add(a, b, want):\n    assert add(a, b) == want\n\n\n"
+           "def test_fixture(base):\n    assert add(base, 1) == 11\n\n\n"
+           "@pytest.mark.xfail(reason='not yet')\ndef test_xfail():\n    assert add(1, 1) == 3\n\n\n"
+           "@freezegun.freeze_time('2020-02-02')\ndef test_frozen():\n    assert datetime.date.today().year == 2020\n");
+  // Unsaved text: the editor's add() subtracts; the file on disk adds.
+  const std::string unsaved = "def add(a, b):\n    return a - b\n";
+  t::TestService::Options options;
+  options.workers = 1;
+  t::TestService service(options);
+  auto once = [&] {
+    t::RunRequest r;
+    r.path = source;
+    r.workspaceRoot = ws.root();
+    r.config.pythonInterpreter = "/usr/bin/python3";  // Debian's, with python3-pytest (deps.sh)
+    r.overlay = [&](const std::string& p) -> std::optional<std::string> {
+      if (p == source) return unsaved;
+      return std::nullopt;
+    };
+    service.clearCache();
+    return service.runNow(r);
+  };
+  sb::keepSpares(false);
+  const t::RunOutcome cold = once();
+  const std::string expected = outcomeText(cold);
+  INFO("cold:\n" << expected);
+  REQUIRE(cold.plan);
+  REQUIRE(cold.plan->runner == "pytest");
+  // The unsaved text ran: 1-2 and 2-2 and 10-1 are all wrong.
+  CHECK(cold.result.summary.failed == 3);
+  CHECK(cold.result.summary.passed == 1);   // test_frozen
+  CHECK(cold.result.summary.skipped == 1);  // xfailed
+  auto* bad = greenlight::test::find(cold.result, "test_add[bad]");
+  REQUIRE(bad);
+  CHECK(bad->id == "test_calc.py::test_add[bad]");
+
+  sb::keepSpares(true);
+  const sb::SpareStats before = sb::spareStats();
+  once();  // cold: asks for a warm spare of this shape
+  for (int i = 0; i < 2; ++i) {
+    auto until = std::chrono::steady_clock::now() + gltest::scaled(std::chrono::seconds(30));
+    auto warmReady = [] {
+      for (const std::string& line : sb::describeSpares())
+        if (line.rfind("warm ", 0) == 0) return true;
+      return false;
+    };
+    while (!warmReady() && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const t::RunOutcome warm = once();
+    INFO("warm run " << i << ":\n" << outcomeText(warm));
+    CHECK(outcomeText(warm) == expected);
+  }
+  const sb::SpareStats after = sb::spareStats();
+  sb::keepSpares(false);
+  CHECK(after.warmUsed - before.warmUsed >= 2);
+  CHECK(after.warmFellBack == before.warmFellBack);
 }

@@ -14,6 +14,7 @@ cmd('GreenlightRunTests', 'run_tests', 'greenlight: run the tests near the curso
 cmd('GreenlightFix', 'fix', 'greenlight: fix the code until the failing test under the cursor passes')
 cmd('GreenlightCancel', 'cancel', 'greenlight: cancel running tests, generations and fixes')
 cmd('GreenlightRestart', 'restart', 'greenlight: restart the server')
+cmd('GreenlightTests', 'tests', 'greenlight: the tests near the open files and their last results')
 
 -- :GreenlightGenerate [rounds=N] [candidates=N]
 local kGenerateKeys = { 'rounds', 'candidates' }

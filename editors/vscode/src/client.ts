@@ -30,6 +30,7 @@ import {
   ValidatedSettings,
 } from './settings';
 import { ServerState, StatusBar } from './statusBar';
+import { TestingFeature } from './testing';
 
 export const kLanguages = ['python', 'javascript', 'cpp'] as const;
 const kSection = 'greenlight';
@@ -52,6 +53,8 @@ export class ServerManager implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private reportedProblems = '';
   private starting: Promise<void> | undefined;
+  // The Testing view (testing.ts); set by extension.ts, fed each client that starts.
+  testing: TestingFeature | undefined;
 
   constructor(private readonly statusBar: StatusBar) {
     this.subscriptions.push(
@@ -86,6 +89,7 @@ export class ServerManager implements vscode.Disposable {
   async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.testing?.detach();
     this.progressSubscription?.dispose();
     this.progress?.dispose();
     this.progress = undefined;
@@ -191,6 +195,7 @@ export class ServerManager implements vscode.Disposable {
     this.setState({ kind: 'starting' });
     try {
       await client.start();
+      if (this.client === client) this.testing?.attach(client);
     } catch (e) {
       const message = `could not start ${serverPath}: ${e instanceof Error ? e.message : String(e)}`;
       this.output.appendLine(`greenlight: ${message}`);

@@ -4,6 +4,7 @@ import { kLanguages, ServerManager } from './client';
 import { registerCommands } from './commands';
 import { ContextKeys } from './contextKeys';
 import { StatusBar } from './statusBar';
+import { TestingFeature } from './testing';
 
 let manager: ServerManager | undefined;
 
@@ -11,7 +12,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const contextKeys = new ContextKeys(kLanguages);
   const statusBar = new StatusBar(kLanguages);
   manager = new ServerManager(statusBar);
+  const current = manager;
+  const testing = new TestingFeature(kLanguages, () => current.workRunner, (line) => current.output.appendLine(line));
+  manager.testing = testing;
   context.subscriptions.push(
+    testing,
     contextKeys,
     statusBar,
     manager,

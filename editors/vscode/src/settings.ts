@@ -12,7 +12,7 @@
 export type SettingKind =
   | { type: 'enum'; values: readonly string[] }
   | { type: 'string'; nullable: boolean }
-  | { type: 'number'; integer: boolean; minimum?: number; exclusiveMinimum?: number; maximum?: number }
+  | { type: 'number'; integer: boolean; minimum?: number; exclusiveMinimum?: number; maximum?: number; nullable?: boolean }
   | { type: 'boolean' }
   | { type: 'stringArray'; nullable: boolean };
 
@@ -33,6 +33,8 @@ const positive = (maximum?: number): SettingKind =>
     ? { type: 'number', integer: false, exclusiveMinimum: 0 }
     : { type: 'number', integer: false, exclusiveMinimum: 0, maximum };
 const bool = (): SettingKind => ({ type: 'boolean' });
+// null = let the server fit the value (sandbox.timeLimitSeconds: 10 s narrowed, more for a whole file).
+const positiveOrNull = (): SettingKind => ({ type: 'number', integer: false, exclusiveMinimum: 0, nullable: true });
 
 export const SETTINGS: readonly SettingSpec[] = [
   { key: 'server.path', kind: str(), defaultValue: '', forServer: false },
@@ -53,12 +55,13 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'refine.timeoutSeconds', kind: positive(3600), defaultValue: 300, forServer: true },
   { key: 'refine.preview', kind: bool(), defaultValue: false, forServer: true },
   { key: 'runOnSave', kind: bool(), defaultValue: true, forServer: true },
-  { key: 'sandbox.timeLimitSeconds', kind: positive(), defaultValue: 10, forServer: true },
+  { key: 'sandbox.timeLimitSeconds', kind: positiveOrNull(), defaultValue: null, forServer: true },
   { key: 'sandbox.memoryLimitMB', kind: int(1), defaultValue: 512, forServer: true },
-  { key: 'sandbox.processes', kind: int(1), defaultValue: 64, forServer: true },
+  { key: 'sandbox.processes', kind: int(1), defaultValue: 512, forServer: true },
   { key: 'sandbox.outputLimitKB', kind: int(1), defaultValue: 1024, forServer: true },
   { key: 'sandbox.network', kind: bool(), defaultValue: false, forServer: true },
   { key: 'sandbox.allowUnsandboxed', kind: bool(), defaultValue: false, forServer: true },
+  { key: 'sandbox.warmInterpreters', kind: bool(), defaultValue: true, forServer: true },
   { key: 'tests.command', kind: { type: 'stringArray', nullable: true }, defaultValue: null, forServer: true },
   { key: 'python.interpreter', kind: str(), defaultValue: 'python3', forServer: true },
   { key: 'node.path', kind: str(), defaultValue: 'node', forServer: true },
@@ -108,7 +111,7 @@ function expectation(kind: SettingKind): string {
       if (kind.minimum !== undefined) bounds.push(`>= ${kind.minimum}`);
       if (kind.exclusiveMinimum !== undefined) bounds.push(`> ${kind.exclusiveMinimum}`);
       if (kind.maximum !== undefined) bounds.push(`<= ${kind.maximum}`);
-      return `${kind.integer ? 'an integer' : 'a number'}${bounds.length ? ' ' + bounds.join(' and ') : ''}`;
+      return `${kind.integer ? 'an integer' : 'a number'}${bounds.length ? ' ' + bounds.join(' and ') : ''}${kind.nullable ? ' or null' : ''}`;
     }
   }
 }
@@ -126,6 +129,7 @@ export function isValid(kind: SettingKind, value: unknown): boolean {
     case 'stringArray':
       return (kind.nullable && value === null) || (Array.isArray(value) && value.every((v) => typeof v === 'string'));
     case 'number':
+      if (kind.nullable && value === null) return true;
       return (
         typeof value === 'number' &&
         Number.isFinite(value) &&

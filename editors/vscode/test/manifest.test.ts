@@ -83,7 +83,8 @@ test('settings.ts validates the same keys with the same defaults and bounds as p
     const kind = spec.kind;
     if (kind.type === 'enum') assert.deepEqual(prop.enum, [...kind.values], `${key} enum`);
     if (kind.type === 'number') {
-      assert.equal(prop.type, kind.integer ? 'integer' : 'number', `${key} type`);
+      const numeric = kind.integer ? 'integer' : 'number';
+      assert.deepEqual(prop.type, kind.nullable ? [numeric, 'null'] : numeric, `${key} type`);
       assert.equal(prop.minimum, kind.minimum, `${key} minimum`);
       assert.equal(prop.exclusiveMinimum, kind.exclusiveMinimum, `${key} exclusiveMinimum`);
       assert.equal(prop.maximum, kind.maximum, `${key} maximum`);
@@ -114,6 +115,8 @@ test('commands: ids and "Greenlight: ..." titles, none collides with the server\
       'Greenlight: Cancel',
       'Greenlight: Restart Server',
       'Greenlight: Show Output',
+      'Greenlight: Generate',
+      'Greenlight: Fix',
     ],
   );
   // The server's executeCommandProvider ids are registered by vscode-languageclient; ours must
@@ -223,6 +226,12 @@ test('menus: contributed commands only, shown where they apply, context keys tha
     assert.equal(palette[command], lang, `${command} in the palette only in a greenlight editor`);
   }
   assert.equal(palette['greenlight.cancelRun'], undefined, 'Cancel is always in the palette (runs on save show no progress)');
+  // Generate / Fix of a failed test take the test item VS Code passes from the Testing view.
+  for (const command of ['greenlight.testing.generate', 'greenlight.testing.fix']) {
+    assert.equal(palette[command], 'false', `${command} only in the Testing view's context menu`);
+    const entry = menus['testing/item/context']!.find((e) => e.command === command);
+    assert.match(entry?.when ?? '', /controllerId == greenlight && testResultState == failed/, `${command} on a failed greenlight test`);
+  }
   const context = Object.fromEntries(menus['editor/context']!.map((e) => [e.command, e.when]));
   assert.equal(context['greenlight.fixFailingTest'], `${lang} && greenlight.canFix`);
   assert.equal(context['greenlight.cancelRun'], 'greenlight.busy');

@@ -14,7 +14,8 @@ test('nothing set: defaults are effective and nothing is sent to the server', ()
   const s = validateSettings(source({}));
   assert.deepEqual(s.problems, []);
   assert.equal(s.explicit.size, 0);
-  assert.equal(s.effective.get('sandbox.timeLimitSeconds'), 10);
+  assert.equal(s.effective.get('sandbox.timeLimitSeconds'), null);
+  assert.equal(s.effective.get('sandbox.processes'), 512);
   assert.deepEqual(s.effective.get('cxx.flags'), ['-std=c++20', '-g', '-O0']);
   assert.deepEqual(serverSettings(s), {});
 });
@@ -81,7 +82,7 @@ test('invalid values are reported with their full key and are not forwarded', ()
   ]);
   assert.deepEqual(serverSettings(s), {});
   assert.match(s.problems.find((p) => p.startsWith('greenlight.provider'))!, /one of "auto", "openai", "anthropic", got "gpt"/);
-  assert.match(s.problems.find((p) => p.startsWith('greenlight.sandbox.timeLimitSeconds'))!, /a number > 0, got number 0/);
+  assert.match(s.problems.find((p) => p.startsWith('greenlight.sandbox.timeLimitSeconds'))!, /a number > 0 or null, got number 0/);
   assert.match(s.problems.find((p) => p.startsWith('greenlight.maxTokens'))!, /an integer >= 1/);
   assert.match(s.problems.find((p) => p.startsWith('greenlight.server.path'))!, /using ""/);
   // Editor-only keys fall back to their defaults.

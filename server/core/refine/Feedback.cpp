@@ -356,6 +356,10 @@ std::string shapeFeedback(const RunResult& result, const FeedbackContext& ctx) {
     } else if (!t.message.empty()) {
       out << "  " << sanitizeText(t.message, ctx, false) << "\n";
     }
+    if (!t.details.empty() && t.status != TestStatus::Timeout) {
+      // The runner's diff or explanation, bounded, indented under the one-line message.
+      for (const auto& l : splitLines(boundHeadTail(sanitizeText(t.details, ctx, false), 24, 1600))) out << "    " << l << "\n";
+    }
     if (t.kind == FailureKind::SandboxViolation || t.kind == FailureKind::MemoryLimit) {
       std::string verdict = verdictInWords(result, ctx);
       if (!verdict.empty() && t.message.find(verdict) == std::string::npos) out << "  the run " << verdict << "\n";

@@ -7,6 +7,59 @@
 
 namespace greenlight::core::testing {
 
+namespace {
+
+// JSON from Python's json module may carry lone surrogates ("\udcff": a test printed bytes that
+// are not UTF-8, decoded with surrogateescape), which a strict parser refuses, losing the event
+// and the test's result with it. Each lone one becomes U+FFFD; pairs stay.
+void replaceLoneSurrogates(std::string& line) {
+  auto hex4 = [&](std::size_t at, unsigned& v) {
+    if (at + 4 > line.size()) return false;
+    v = 0;
+    for (std::size_t k = at; k < at + 4; ++k) {
+      char c = line[k];
+      v <<= 4;
+      if (c >= '0' && c <= '9') v |= static_cast<unsigned>(c - '0');
+      else if (c >= 'a' && c <= 'f') v |= static_cast<unsigned>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F') v |= static_cast<unsigned>(c - 'A' + 10);
+      else return false;
+    }
+    return true;
+  };
+  for (std::size_t i = 0; i + 1 < line.size(); ++i) {
+    if (line[i] != '\\') continue;
+    if (line[i + 1] != 'u') {
+      ++i;  // an escaped character (\\, \", \n): past it
+      continue;
+    }
+    unsigned v = 0;
+    if (!hex4(i + 2, v)) continue;
+    if (v >= 0xD800 && v <= 0xDBFF) {
+      unsigned low = 0;
+      if (i + 11 < line.size() && line.compare(i + 6, 2, "\\u") == 0 && hex4(i + 8, low) && low >= 0xDC00 && low <= 0xDFFF) {
+        i += 11;
+        continue;
+      }
+      line.replace(i + 2, 4, "fffd");
+    } else if (v >= 0xDC00 && v <= 0xDFFF) {
+      line.replace(i + 2, 4, "fffd");
+    }
+    i += 5;
+  }
+}
+
+}  // namespace
+
+nlohmann::json parseEventLine(std::string line) {
+  auto j = nlohmann::json::parse(line, nullptr, false);
+  if (j.is_discarded() && line.find("\\ud") != std::string::npos) {
+    replaceLoneSurrogates(line);
+    j = nlohmann::json::parse(line, nullptr, false);
+  }
+  if (!j.is_discarded() && !j.is_object()) return nlohmann::json(nlohmann::json::value_t::discarded);
+  return j;
+}
+
 EventStream extractEvents(const std::string& text) {
   EventStream out;
   std::size_t pos = 0;
@@ -23,8 +76,7 @@ EventStream extractEvents(const std::string& text) {
     out.rest.append(text, pos, plainEnd - pos);
     std::size_t start = m + marker.size();
     std::size_t nl = text.find('\n', start);
-    std::string line = text.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
-    auto j = nlohmann::json::parse(line, nullptr, false);
+    auto j = parseEventLine(text.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
     if (!j.is_discarded() && j.is_object()) out.events.push_back(std::move(j));
     pos = nl == std::string::npos ? text.size() : nl + 1;
   }
@@ -84,6 +136,17 @@ TestResult resultFromEvent(const nlohmann::json& e) {
   if (r.outcome == testStatusName(r.status)) r.outcome.clear();  // says nothing more than the status
   r.reason = str(e, "reason");
   r.details = str(e, "details");
+  // One line is the message (the diagnostic, `file:line: error:`); the rest of a multi-line one
+  // ("Lists differ: ...", a diff) is its details.
+  if (auto nl = r.message.find('\n'); nl != std::string::npos) {
+    std::string rest = r.message.substr(nl + 1);
+    r.message.erase(nl);
+    while (!r.message.empty() && (r.message.back() == '\r' || r.message.back() == ' ')) r.message.pop_back();
+    if (r.details.empty()) {
+      while (!rest.empty() && rest.back() == '\n') rest.pop_back();
+      r.details = rest;
+    }
+  }
   r.expected = str(e, "expected");
   r.actual = str(e, "actual");
   r.output = str(e, "output");

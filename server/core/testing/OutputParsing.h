@@ -24,6 +24,9 @@ struct EventStream {
   std::string rest;                    // the text without the event lines
 };
 EventStream extractEvents(const std::string& text);
+// One event line's JSON (after the marker); a discarded json when it is not an object. Lone
+// surrogate escapes (Python's surrogateescape output) become U+FFFD instead of losing the event.
+nlohmann::json parseEventLine(std::string line);
 
 // Folds harness events ("start", "result", "loaded", "done", "timeout") into results.
 // `running` is the test that started and never finished (the sandbox killed it).

@@ -93,7 +93,7 @@ StepOutput executeStep(const sandbox::Policy& policyIn, const RunOptions& option
       std::string line = p.substr(0, nl);
       p.erase(0, nl + 1);
       if (line.rfind(kEventMarker, 0) == 0) {
-        auto j = nlohmann::json::parse(line.substr(std::strlen(kEventMarker)), nullptr, false);
+        auto j = parseEventLine(line.substr(std::strlen(kEventMarker)));
         if (!j.is_discarded()) onEvent(j);
       }
     }

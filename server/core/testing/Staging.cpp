@@ -1,12 +1,16 @@
 #include "core/testing/Staging.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <optional>
 #include <set>
 
@@ -94,16 +98,17 @@ std::string makeStagingRoot(std::string* error) {
 
 }  // namespace
 
-bool Staging::prepare(const TestPlan& plan, const OverlayProvider& overlay, std::string* error) {
+bool Staging::prepare(const TestPlan& plan, const OverlayProvider& overlay, std::string* error, const std::string& alsoUnder) {
   root_ = makeStagingRoot(error);
   if (root_.empty()) return false;
   std::vector<std::string> files = {plan.sourceFile};
   files.insert(files.end(), plan.testFiles.begin(), plan.testFiles.end());
   // The files they need (supportFiles: the modules a JS test imports) are staged too, and the
-  // common directory takes them in.
-  std::vector<std::string> all = files;
-  all.insert(all.end(), plan.supportFiles.begin(), plan.supportFiles.end());
-  base_ = commonDirectory(all);
+  // common directory takes them in, and `alsoUnder` (a Python package's parent).
+  std::vector<std::string> anchors = files;
+  anchors.insert(anchors.end(), plan.supportFiles.begin(), plan.supportFiles.end());
+  if (!alsoUnder.empty()) anchors.push_back(alsoUnder + "/.");
+  base_ = commonDirectory(anchors);
   map_.addPrefix(kSandboxSrc, base_);
   std::set<std::string> done;
   auto stage = [&](const std::string& host, bool required) -> bool {
@@ -165,11 +170,56 @@ bool Staging::prepare(const TestPlan& plan, const OverlayProvider& overlay, std:
   return true;
 }
 
-bool Staging::prepareInPlace(const TestPlan& plan, const OverlayProvider& overlay, std::string* error) {
+namespace {
+
+// The process's directory of stable overlay copies (removed at exit), one subdirectory per plan.
+std::string stableOverlayDir(const TestPlan& plan, std::string* error) {
+  static std::mutex mutex;
+  static std::string base;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (base.empty()) {
+    std::string made = makeStagingRoot(error);
+    if (made.empty()) return "";
+    base = made;
+    static const std::string removeAtExit = base;
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(removeAtExit, ec);
+    });
+  }
+  const std::string key = plan.runner + "\n" + plan.rootDir + "\n" + plan.sourceFile;
+  std::string dir = base + "/" + std::to_string(std::hash<std::string>{}(key));
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  return dir;
+}
+
+// Rewrites `path` in place: its inode (what a bind mount holds) stays the same.
+bool writeInPlace(const std::string& path, std::string_view data) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  std::size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(fd);
+      return false;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return ::close(fd) == 0;
+}
+
+}  // namespace
+
+bool Staging::prepareInPlace(const TestPlan& plan, const OverlayProvider& overlay, std::string* error, bool stable) {
   root_ = makeStagingRoot(error);
   if (root_.empty()) return false;
   std::error_code ec;
   fs::create_directories(root_ + "/.gl", ec);
+  const std::string stableDir = stable ? stableOverlayDir(plan, error) : "";
+  if (stable && stableDir.empty()) return false;
   std::vector<std::string> files = {plan.sourceFile};
   files.insert(files.end(), plan.testFiles.begin(), plan.testFiles.end());
   const std::size_t tracked = files.size();  // the source and the tests: their texts feed the diagnostics
@@ -187,11 +237,19 @@ bool Staging::prepareInPlace(const TestPlan& plan, const OverlayProvider& overla
       }
       continue;
     }
-    if (unsaved && unsaved != disk) {
-      if (!disk) {
-        *error = path + ": the file exists only in the editor; save it to run the project's tests on it";
+    if (unsaved && !disk) {
+      *error = path + ": the file exists only in the editor; save it to run the project's tests on it";
+      return false;
+    }
+    if (stable && disk) {
+      // Every file bound, from a copy at a path of its own that stays (its content: this run's).
+      const std::string copy = stableDir + "/" + std::to_string(i) + "-" + fs::path(path).filename().string();
+      if (!writeInPlace(copy, unsaved ? *unsaved : *disk)) {
+        *error = "staging " + path + ": cannot write " + copy;
         return false;
       }
+      binds_.emplace_back(copy, path);
+    } else if (unsaved && unsaved != disk) {
       const std::string copy = root_ + "/.overlay/" + std::to_string(binds_.size()) + "-" + fs::path(path).filename().string();
       if (!writeFile(copy, *unsaved)) {
         *error = "staging " + path + ": cannot write " + copy;

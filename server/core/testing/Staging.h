@@ -23,13 +23,18 @@ class Staging {
 
   // Creates the scratch tree for `plan`: copies the source and test files (overlay first) and
   // the same-language files under their common directory. False + `error` on failure.
-  bool prepare(const TestPlan& plan, const OverlayProvider& overlay, std::string* error);
+  // `alsoUnder`: a directory the staged tree must contain too (a Python package's parent, so
+  // the package keeps its name under /work/src).
+  bool prepare(const TestPlan& plan, const OverlayProvider& overlay, std::string* error, const std::string& alsoUnder = "");
   // In place, for the project runners (pytest, unittest): nothing is copied; the project is
   // bound read-only at its own path (Runner.h), and each file of the plan (source, tests,
   // supportFiles) whose text differs from the disk (unsaved text, a candidate) gets a private
   // copy that is bind-mounted over its own path (overlayBinds), so every import — relative,
   // through a src/ layout, an editable install — reads it. Paths need no mapping.
-  bool prepareInPlace(const TestPlan& plan, const OverlayProvider& overlay, std::string* error);
+  // `stable`: the copies live at paths that stay the same from run to run of the same plan
+  // (rewritten in place, every file of the plan bound whether or not it changed), so a warm
+  // spare whose binds were made before the run serves it (sandbox spares are keyed by binds).
+  bool prepareInPlace(const TestPlan& plan, const OverlayProvider& overlay, std::string* error, bool stable = false);
   // Only the scratch root with an empty /work/.gl (a helper process: a runner's probe).
   bool prepareScratch(std::string* error);
   // host copy -> the path it covers inside the sandbox

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/testing/adapters/Adapter.h"
 #include "support/Log.h"
 
 namespace greenlight::core::testing {
@@ -209,6 +210,13 @@ RunOutcome TestService::execute(Job& job) {
   if (!plan) {
     outcome.result.error = error;
     return outcome;
+  }
+  if (!req.selectTests.empty()) {
+    // The runner narrows its own way (pytest node ids, unittest -k).
+    if (const RunnerAdapter* adapter = adapterNamed(plan->runner.empty() ? defaultRunner(plan->language) : plan->runner))
+      adapter->select(*plan, req.selectTests);
+    else
+      plan->selected = req.selectTests;
   }
   outcome.plan = plan;
   outcome.result.language = plan->language;

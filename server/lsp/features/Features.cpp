@@ -19,6 +19,7 @@ void registerAllFeatures(Server& server) {
   registerGenerate(server, board);
   registerCancel(server, board);
   registerCodeLens(server, targets, board);
+  registerListTests(server);
 }
 
 }  // namespace greenlight::lsp

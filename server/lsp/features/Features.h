@@ -17,6 +17,7 @@ void registerGenerateActions(Server& server, const std::shared_ptr<TargetCache>&
 void registerCodeLens(Server& server, const std::shared_ptr<TargetCache>& cache,
                       const std::shared_ptr<TestBoard>& board);  // CodeLens.cpp
 void registerCancel(Server& server, const std::shared_ptr<TestBoard>& board);  // Cancel.cpp
+void registerListTests(Server& server);  // ListTests.cpp: greenlight/listTests
 
 // Registers every feature on `server`; call before Server::start().
 void registerAllFeatures(Server& server);

@@ -45,6 +45,7 @@
 #include "lsp/features/GenerateEdit.h"
 #include "lsp/features/RunTestsDiagnostics.h"
 #include "lsp/features/TestBoard.h"
+#include "lsp/features/TestFeed.h"
 #include "protocol/Uri.h"
 #include "support/Log.h"
 
@@ -92,6 +93,7 @@ struct Job {
   std::shared_ptr<const std::map<std::string, std::string>> overlay;  // other open documents
   bool retriedApply = false;
   bool confirmed = false;  // the user said yes to applying unverified code
+  std::shared_ptr<TestFeed::Run> feed;  // greenlight/testResults of the chosen candidate's run
 };
 
 class GenerateFeature {
@@ -252,6 +254,8 @@ void GenerateFeature::start(std::shared_ptr<Job> job) {
       }
     });
   }
+  job->feed = board_->feed().begin(job->uri.empty() ? protocol::uriFromPath(job->path) : job->uri, job->fix ? "fix" : "generate",
+                                   testIdRoot(server_.workspaceRoot(), job->path), job->path);
   jobs_[job->id] = job;
   GL_LOG(Info, (job->fix ? "fix" : "generate") << " " << job->id << ": " << job->path << ":" << job->line << " ("
                                                << displayName(job->target) << ")");
@@ -340,6 +344,13 @@ void GenerateFeature::reply(const std::shared_ptr<Job>& job, const rf::RefineRes
 void GenerateFeature::finish(const std::shared_ptr<Job>& job, rf::RefineResult result, std::string noProvider) {
   jobs_.erase(job->id);
   if (job->ctx && job->ctxRegistration >= 0) job->ctx->cancel.removeCallback(job->ctxRegistration);
+  // The tests of the candidate the job ends with (the code that lands, or the best attempt).
+  if (result.status == "cancelled" || job->cancel.isCancelled())
+    board_->feed().finish(job->feed, nullptr, true);
+  else if (result.bestRun)
+    board_->feed().finish(job->feed, &*result.bestRun, false);
+  else
+    board_->feed().finish(job->feed, nullptr, false, noProvider.empty() ? result.error : noProvider);
   const std::string name = displayName(job->target);
   if (result.status == "cancelled" || (job->cancel.isCancelled() && result.status != "passed")) {
     job->progress->end("cancelled");

@@ -47,11 +47,13 @@
 #include <sstream>
 
 #include "core/testing/Discovery.h"
+#include "core/testing/TestIds.h"
 #include "core/testing/TestService.h"
 #include "lsp/Server.h"
 #include "lsp/features/RunTestsDiagnostics.h"
 #include "lsp/features/RunTestsSourceFor.h"
 #include "lsp/features/TestBoard.h"
+#include "lsp/features/TestFeed.h"
 #include "protocol/Uri.h"
 #include "support/Log.h"
 
@@ -115,7 +117,38 @@ struct Run {
   std::string cancelReason;  // set on the loop when this feature cancels the run
   int total = 0;             // tests expected (0: unknown); written before start()
   std::atomic<int> finished{0};
+  std::vector<std::string> tests;        // greenlight.runTests' `tests`: run only these ids
+  std::shared_ptr<TestFeed::Run> feed;   // greenlight/testResults
 };
+
+// The tests a run of `plan` will report, for the feed's "queued": the whole tree, or the tests
+// under the ids the editor asked for, or those the line narrowing selected.
+std::vector<ct::TestNode> queuedTests(const ct::TestPlan& plan, const ct::OverlayProvider& overlay,
+                                      const std::vector<std::string>& ids) {
+  auto tree = ct::testTree(plan, overlay);
+  std::set<std::string> wanted(ids.begin(), ids.end());
+  if (wanted.empty() && !plan.selected.empty()) {
+    for (const auto& n : tree) {
+      if (n.kind != ct::TestNodeKind::Test) continue;
+      for (const auto& name : plan.selected)
+        if (ct::testId(plan.workspaceRoot, n.file, name) == n.id) wanted.insert(n.id);
+      for (const auto& fn : plan.doctestFunctions)
+        if (ct::testId(plan.workspaceRoot, n.file, "doctest:" + fn) == n.id) wanted.insert(n.id);
+    }
+  }
+  if (wanted.empty()) return tree;
+  std::vector<ct::TestNode> out;
+  for (const auto& n : tree) {
+    // A node is wanted when it or one of its ancestors was asked for.
+    for (std::string id = n.id; !id.empty(); id = ct::parentTestId(id)) {
+      if (wanted.count(id)) {
+        out.push_back(n);
+        break;
+      }
+    }
+  }
+  return out;
+}
 
 struct Completion {
   ct::RunOutcome outcome;
@@ -156,7 +189,7 @@ class RunTestsFeature {
   std::shared_ptr<const Docs> snapshotDocs();
   std::string workspaceRootFor(const std::string& key);
   void startRun(const std::string& key, const std::string& trigger, std::optional<int> line,
-                std::optional<RequestContext> ctx);
+                std::optional<RequestContext> ctx, std::vector<std::string> tests = {});
   void prepareAndStart(const std::shared_ptr<Run>& run);  // pool thread
   void onDone(const std::shared_ptr<Run>& run, const ct::RunOutcome& outcome);  // service worker
   void complete(const std::shared_ptr<Run>& run, Completion completion);        // loop
@@ -186,8 +219,18 @@ void RunTestsFeature::executeRun(const std::vector<protocol::Json>& args, Reques
   protocol::requireObject(a, arg);
   std::string uri;
   std::optional<protocol::Position> position;
+  std::vector<std::string> tests;
   protocol::requiredField(a, "uri", uri, arg);
   protocol::optionalField(a, "position", position, arg);
+  if (a.contains("tests") && !a["tests"].is_null()) {
+    protocol::JsonPath testsPath = arg.field("tests");
+    if (!a["tests"].is_array()) throw protocol::JsonError(testsPath, "expected an array of test ids");
+    for (std::size_t i = 0; i < a["tests"].size(); ++i) {
+      std::string id;
+      protocol::fromJson(a["tests"][i], id, testsPath.index(i));
+      tests.push_back(std::move(id));
+    }
+  }
   protocol::JsonPath uriPath = arg.field("uri");
   std::string error;
   auto path = protocol::pathFromUri(uri, &error);
@@ -198,8 +241,8 @@ void RunTestsFeature::executeRun(const std::vector<protocol::Json>& args, Reques
   std::string key = keyFor(file);
   std::optional<int> line;
   // A position in a test file does not name a function of the source: run all its tests.
-  if (position && key == file) line = static_cast<int>(position->line) + 1;
-  startRun(key, file, line, std::move(ctx));
+  if (position && key == file && tests.empty()) line = static_cast<int>(position->line) + 1;
+  startRun(key, file, line, std::move(ctx), std::move(tests));
 }
 
 std::size_t RunTestsFeature::cancelFor(const std::optional<std::string>& path, const std::string& why) {
@@ -313,7 +356,7 @@ void RunTestsFeature::didClose(const DocumentEvent& e) {
 }
 
 void RunTestsFeature::startRun(const std::string& key, const std::string& trigger, std::optional<int> line,
-                               std::optional<RequestContext> ctx) {
+                               std::optional<RequestContext> ctx, std::vector<std::string> tests) {
   // A newer run of the same file supersedes the older (TestService::start() would too, but
   // only once the newer reaches it; cancelling here also covers runs not started yet).
   cancelWhere([&](const Run& r) { return r.key == key; }, "superseded by a newer run of " + key);
@@ -327,6 +370,12 @@ void RunTestsFeature::startRun(const std::string& key, const std::string& trigge
   run->encoding = server_.positionEncoding();
   run->docs = snapshotDocs();
   run->workspaceRoot = workspaceRootFor(key);
+  run->tests = std::move(tests);
+  {
+    auto doc = server_.documents().getByPath(key);
+    run->feed = board_->feed().begin(doc ? doc->uri : protocol::uriFromPath(key), ctx ? "runTests" : "save",
+                                     testIdRoot(server_.workspaceRoot(), key), key);
+  }
   const std::string title = "Running tests";
   const std::string name = fs::path(key).filename().string();
   if (ctx) {
@@ -365,6 +414,7 @@ void RunTestsFeature::startRun(const std::string& key, const std::string& trigge
 
 void RunTestsFeature::prepareAndStart(const std::shared_ptr<Run>& run) {
   ct::OverlayProvider overlay = overlayOf(run->docs);
+  std::vector<std::string> selection;  // greenlight.runTests' `tests`, as the runner's names
   // Discovery once more, here, only to know how many tests to expect (the percentage); the
   // engine discovers again on its worker (cheap: a scan of a few files).
   if (!run->cancel.isCancelled()) {
@@ -376,18 +426,29 @@ void RunTestsFeature::prepareAndStart(const std::shared_ptr<Run>& run) {
     dr.overlay = overlay;
     std::string error;
     if (auto plan = ct::discoverTests(dr, &error)) {
+      if (!run->tests.empty()) {
+        // Only what the editor asked for, when the runner can be narrowed to it (a describe
+        // block or a whole file runs the whole plan; the feed still reports every result).
+        if (auto names = ct::selectionForIds(*plan, run->tests, overlay)) {
+          plan->selected = *names;
+          selection = std::move(*names);
+        }
+      }
       if (!plan->hasDoctests) run->total = static_cast<int>(plan->selected.empty() ? plan->staticTests.size() : plan->selected.size());
+      run->feed->queue(queuedTests(*plan, overlay, selection.empty() ? std::vector<std::string>() : run->tests));
     }
   }
 
   ct::RunRequest request;
   request.path = run->key;
   request.line = run->line;
+  request.selectTests = selection;
   request.workspaceRoot = run->workspaceRoot;
   request.config = run->config;
   request.overlay = overlay;
   request.cancel = run->cancel.token();
   request.onTest = [run](const ct::TestResult& t) {
+    run->feed->add(t);
     int n = ++run->finished;
     std::optional<int> percentage;
     if (run->total > 0 && n <= run->total) percentage = n * 100 / run->total;
@@ -455,6 +516,7 @@ void RunTestsFeature::complete(const std::shared_ptr<Run>& run, Completion c) {
 
   // A run cancelled after its result was computed is stale too (a newer run owns the file now).
   if (result.cancelled || run->cancel.isCancelled()) {
+    board_->feed().finish(run->feed, nullptr, true);
     run->progress->end("cancelled");
     // A request cancelled by the client was answered -32800 by the Server already (the Reply
     // drops a second answer); one this feature cancelled is answered here.
@@ -465,6 +527,7 @@ void RunTestsFeature::complete(const std::shared_ptr<Run>& run, Completion c) {
     return;
   }
   if (!result.error.empty()) {
+    board_->feed().finish(run->feed, nullptr, false, result.error);
     run->progress->end("failed: " + result.error);
     if (run->ctx) {
       run->ctx->reply.error(protocol::ErrorCode::RequestFailed, "greenlight.runTests: " + result.error);
@@ -474,6 +537,7 @@ void RunTestsFeature::complete(const std::shared_ptr<Run>& run, Completion c) {
     return;
   }
 
+  board_->feed().finish(run->feed, &result, false);
   board_->publish(run->key, c.diagnostics);
   if (!c.outcome.noTests) board_->recordResults(run->key, result);
   protocol::Json reply{{"file", run->key},

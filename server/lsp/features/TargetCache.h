@@ -1,6 +1,9 @@
 // One refine::TargetFinder per open document version, so that code actions (every cursor move)
 // and code lenses (every change) look targets up instead of scanning the file each time. Keeps
-// the last few documents only.
+// the last few documents only. An entry is reused only when the text is the same too: a
+// document closed and opened again starts over at version 1 with whatever text it has now, and
+// a finder of an earlier open of that version would put lenses and actions on the old text
+// (issue 28: a "✨ Generate" lens over a function already implemented).
 //
 // Threading: loop only.
 #pragma once
@@ -25,7 +28,7 @@ class TargetCache {
     auto language = core::testing::languageForPath(doc->path);
     if (!language || *language == core::testing::Language::Command) return nullptr;
     for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-      if (it->uri == uri && it->version == doc->version) {
+      if (it->uri == uri && it->version == doc->version && it->finder->text() == doc->text) {
         entries_.splice(entries_.begin(), entries_, it);
         return entries_.front().finder;
       }

@@ -1,13 +1,14 @@
 // What the test-related features share: the diagnostics each source file's last run published
 // (a run of m.py owns m.py's and its test files' greenlight diagnostics; a newer run, or a
 // verified fix, replaces them), the last result of each test (for the CodeLens' "✔ 3 passed"),
-// and the cancel hooks `greenlight.cancel` calls.
+// the greenlight/testResults feed, and the cancel hooks `greenlight.cancel` calls.
 //
 // Threading: loop only (every member), like the features that own it. The features hold it by
 // shared_ptr; it holds only a reference to the Server, which outlives the features.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <map>
 #include <optional>
 #include <set>
@@ -16,6 +17,7 @@
 
 #include "core/testing/TestTypes.h"
 #include "lsp/features/RunTestsDiagnostics.h"
+#include "lsp/features/TestFeed.h"
 #include "protocol/Diagnostics.h"
 
 namespace greenlight::lsp {
@@ -24,7 +26,10 @@ class Server;
 
 class TestBoard {
  public:
-  explicit TestBoard(Server& server) : server_(server) {}
+  explicit TestBoard(Server& server) : server_(server), feed_(std::make_shared<TestFeed>(server)) {}
+
+  // The greenlight/testResults stream every test run reports through (TestFeed.h).
+  TestFeed& feed() { return *feed_; }
 
   // Replaces what `source`'s runs published with `fresh` (path -> diagnostics), publishing each
   // file whose union over sources changed (an empty list where something was shown).
@@ -45,6 +50,7 @@ class TestBoard {
 
  private:
   Server& server_;
+  std::shared_ptr<TestFeed> feed_;
   std::map<std::string, std::map<std::string, std::vector<protocol::Diagnostic>>> bySource_;
   std::map<std::string, std::string> uriOf_;  // path -> the URI last published for it
   std::set<std::string> shown_;               // paths whose last publish was non-empty

@@ -6,7 +6,8 @@ H.run(30, function()
   local config = require('greenlight.config')
 
   H.step('commands exist without setup()')
-  for _, name in ipairs({ 'GreenlightRunTests', 'GreenlightGenerate', 'GreenlightFix', 'GreenlightCancel', 'GreenlightRestart' }) do
+  for _, name in ipairs({ 'GreenlightRunTests', 'GreenlightGenerate', 'GreenlightFix', 'GreenlightCancel', 'GreenlightRestart',
+    'GreenlightTests' }) do
     H.eq(vim.fn.exists(':' .. name), 2, ':' .. name)
   end
 
@@ -114,7 +115,7 @@ H.run(30, function()
     'vim.g.greenlight.server.extra_args: expected a list of strings',
     'vim.g.greenlight.settings.provider: expected one of "auto", "openai", "anthropic", got string "gpt"',
     'vim.g.greenlight.settings.maxTokens: expected an integer >= 1, got number 1.5',
-    'vim.g.greenlight.settings.sandbox.timeLimitSeconds: expected a number > 0, got string "x"',
+    'vim.g.greenlight.settings.sandbox.timeLimitSeconds: expected a number > 0 or vim.NIL, got string "x"',
     'vim.g.greenlight.settings.sandbox.bogus: unknown key',
     'vim.g.greenlight.settings.cxx.flags: expected a list of strings, got string "-O2"',
   }) do
@@ -149,7 +150,8 @@ H.run(30, function()
   local tags = table.concat(vim.fn.readfile(docdir .. '/tags'), '\n')
   for _, tag in ipairs({ 'greenlight.txt', 'greenlight-config', 'g:greenlight', ':GreenlightRunTests', ':GreenlightCancel',
     ':GreenlightRestart', ':GreenlightGenerate', ':GreenlightFix', 'greenlight-preview', 'greenlight-codelens',
-    'greenlight-progress', 'greenlight-health', 'greenlight-validation' }) do
+    'greenlight-progress', 'greenlight-health', 'greenlight-validation', ':GreenlightTests', 'greenlight-tests',
+    'greenlight-neotest' }) do
     H.check(tags:find(tag .. '\t', 1, true) ~= nil, 'missing help tag ' .. tag)
   end
 end)

@@ -4,7 +4,7 @@
 //   node lane.mjs --cache DIR --out DIR --server BIN --examples DIR --scripted-model PY
 //                 [--only 1,3] [--readme-image FILE]
 //
-// setup.sh has filled --cache (code-server, playwright-core, greenlight.vsix). Scenarios 1-5 run
+// setup.sh has filled --cache (code-server, playwright-core, greenlight.vsix). Scenarios 1-5, 7-9 run
 // in one code-server whose settings point greenlight at the scripted model; scenario 6 in a
 // second one, a fresh profile with no provider configured (changing settings.json under a
 // running VS Code would race its file watcher). Screenshots go to --out/screenshots; with
@@ -19,7 +19,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CodeServer } from './codeServer.mjs';
-import { kScenarios } from './scenarios.mjs';
+import { kScenarios, prepareWorkspace } from './scenarios.mjs';
 import { Workbench } from './workbench.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -41,7 +41,7 @@ for (const key of ['cache', 'out', 'server', 'examples', 'scripted-model']) {
   }
 }
 const kWaitMs = 90_000; // one wait for the UI (a test run, a generation); a backstop, not a timing
-const kDeadlineMs = 600_000; // the whole lane, below CTest's TIMEOUT so the clean-up still runs
+const kDeadlineMs = 900_000; // the whole lane, below CTest's TIMEOUT so the clean-up still runs
 const only = opts.only ? new Set(opts.only.split(',').map(Number)) : undefined;
 const scenarios = kScenarios.filter((s) => !only || only.has(s.id));
 
@@ -132,6 +132,8 @@ function settings(model, root) {
     'editor.autoIndent': 'none',
     'editor.quickSuggestions': { other: false, comments: false, strings: false },
     'editor.suggestOnTriggerCharacters': false,
+    // The Testing view scenarios open a result's peek themselves.
+    'testing.automaticallyOpenPeekView': 'never',
   };
 }
 
@@ -181,6 +183,7 @@ async function main() {
   cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
   const workspace = path.join(tmp, 'examples');
   fs.cpSync(opts.examples, workspace, { recursive: true });
+  prepareWorkspace(workspace);
   const shots = path.join(opts.out, 'screenshots');
   fs.rmSync(shots, { recursive: true, force: true });
   fs.mkdirSync(shots, { recursive: true });

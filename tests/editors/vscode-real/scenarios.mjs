@@ -1,4 +1,4 @@
-// The six scenarios, each what a user does and sees in VS Code with the packaged extension and
+// The scenarios, each what a user does and sees in VS Code with the packaged extension and
 // the real `greenlight lsp`, in a copy of examples/ (python/textutil.py has a failing test,
 // python/triangle.py a comment ready for generation). Each asserts on the page's text, saves
 // PNGs under the build tree and leaves the files as it found them on disk. The model is
@@ -210,6 +210,123 @@ export async function noProvider({ wb }) {
   return `message: "${message}"; status bar: "${statusOf(end)}"`;
 }
 
+// 7. The Testing view lists greenlight's tests (greenlight/listTests) and a run from it shows
+// each test's result: test_slugify failed, test_initials passed, with durations.
+export async function testingView({ wb, shots }) {
+  await wb.openFile('textutil.py');
+  await wb.command('View: Show Testing');
+  const file = await wb.waitForTestRow(/^test_textutil\.py/, 'the test file in the Testing view');
+  await wb.expandTestRows();
+  await wb.waitForTestRow(/^test_slugify/, 'test_slugify in the Testing view');
+  await wb.waitForTestRow(/^test_initials/, 'test_initials in the Testing view');
+  const mark = await wb.mark();
+  await wb.command('Test: Run All Tests');
+  await wb.seen('statusbar', /Greenlight: Running tests: 1 passed, 1 failed/, mark, 'the run\'s result in the status bar');
+  await wb.expandTestRows();
+  const failed = await wb.waitForTestRow(/^test_slugify/, 'test_slugify failed', 'failed');
+  const passed = await wb.waitForTestRow(/^test_initials/, 'test_initials passed', 'passed');
+  const rows = await wb.testRows();
+  await wb.waitFor('the runs\' progress notifications to close', () =>
+    ![...document.querySelectorAll('.notification-toast')].some((t) => /Running tests/.test(t.innerText)));
+  fs.copyFileSync(await wb.shot('7-testing-view'), path.join(shots, 'testing-view.png'));
+  return `file row: "${file.label}"; after the run: ${rows.map((r) => `${r.label} [${r.state}]`).join(', ')}; failed: ${failed.label}; passed: ${passed.label}`;
+}
+
+// 8. A failing test's peek: the message at the assertion and VS Code's expected / actual diff.
+export async function testingPeek({ wb, shots }) {
+  await wb.openFile('test_textutil.py');
+  const mark = await wb.mark();
+  await wb.command('Test: Run Tests in Current File');
+  await wb.seen('statusbar', /Greenlight: Running tests: 1 passed, 1 failed/, mark, 'the run\'s result in the status bar');
+  await wb.goToLine(5);
+  await wb.command('Test: Peek Output');
+  const peek = await wb.waitForPeek('the test peek with its diff', ({ text, diff }) => /hello-world/.test(diff) && /hello_world/.test(diff) && /expected/i.test(text + diff));
+  await wb.waitFor('the run\'s progress notification to close', () =>
+    ![...document.querySelectorAll('.notification-toast')].some((t) => /Running tests/.test(t.innerText)));
+  fs.copyFileSync(await wb.shot('8-testing-peek'), path.join(shots, 'testing-peek.png'));
+  await wb.keyboard.press('Escape');
+  return `peek: "${peek.text.slice(0, 120)}"; diff: ${JSON.stringify(peek.diff.slice(0, 120))}`;
+}
+
+// 9. Run one test from the gutter: its ▶ runs that test only (test_initials passes).
+export async function testingGutter({ wb }) {
+  await wb.openFile('test_textutil.py');
+  const mark = await wb.mark();
+  await wb.clickTestGutter(8);
+  const end = await wb.seen('statusbar', /Greenlight: Running tests: 1 passed, 0 failed/, mark, 'the one-test run in the status bar');
+  const glyph = await wb.waitForGutterState(8, 'passed');
+  await wb.shot('9-testing-gutter');
+  return `status bar: "${statusOf(end)}"; gutter on line 8: ${glyph}`;
+}
+
+// 10. "Fix" from a failed test's context menu in the Testing view: slugify is fixed, the test
+// turns green.
+export async function testingFix({ wb }) {
+  await wb.openFile('textutil.py');
+  await wb.command('View: Show Testing');
+  await wb.expandTestRows();
+  let mark = await wb.mark();
+  await wb.command('Test: Run All Tests');
+  await wb.seen('statusbar', /Greenlight: Running tests: 1 passed, 1 failed/, mark, 'the failing run in the status bar');
+  await wb.expandTestRows();
+  await wb.waitForTestRow(/^test_slugify/, 'test_slugify failed', 'failed');
+  const items = await wb.testRowMenu(/^test_slugify/);
+  mark = await wb.mark();
+  await wb.chooseMenuItem('Fix');
+  await wb.seen('toast', /Greenlight: Fixing slugify\(\)/, mark, 'the "Fixing slugify()" notification');
+  const end = await wb.seen('statusbar', /slugify: 1\/1 tests passed in 1 round/, mark, 'the fix\'s outcome in the status bar');
+  await wb.focusEditor();
+  await wb.waitForEditorText('the fixed function', (t) => t.includes('return "-".join(words)'));
+  // The fix's own run (trigger "fix") reports the test green in the view.
+  await wb.waitForTestRow(/^test_slugify/, 'test_slugify passing after the fix', 'passed');
+  await wb.shot('10-testing-fix');
+  await wb.command('File: Revert File');
+  await wb.waitForEditorText('the reverted text', (t) => t.includes(kBuggyLine));
+  return `context menu: ${items.join(' | ')}; status bar: "${statusOf(end)}"`;
+}
+
+// 11. The "✨ Generate" lens over a stub, clicked: the stub is implemented, and the lens goes with
+// it (lenses follow the text once the edit lands; issue 28 saw it stay). The stub and its test are
+// written into the lane's copy of examples/ before VS Code starts (prepareWorkspace).
+export async function generateLens({ wb, workspace }) {
+  await wb.openFile('cube.py');
+  await wb.waitFor('the "✨ Generate" lens over the stub', () =>
+    [...document.querySelectorAll('.editor-group-container.active .codelens-decoration a')].some((a) => /Generate/.test(a.textContent)));
+  const before = await wb.codeLenses();
+  const mark = await wb.mark();
+  await wb.clickCodeLens(/Generate/, 0);
+  const end = await wb.seen('statusbar', /cube: 1\/1 tests passed in 1 round/, mark, 'the generation\'s outcome in the status bar');
+  await wb.waitForEditorText('the implemented cube()', (t) => t.includes('return x * x * x'));
+  await wb.waitFor('the "✨ Generate" lens to go and "▶ Run tests" to come over cube()', () => {
+    const lenses = [...document.querySelectorAll('.editor-group-container.active .codelens-decoration a')].map((a) => a.textContent);
+    return !lenses.some((t) => /Generate/.test(t)) && lenses.some((t) => /Run tests/.test(t));
+  });
+  const after = await wb.codeLenses();
+  await wb.shot('11-generate-lens-after');
+  // Closed and opened again after the code changed on disk: VS Code opens it at version 1 again,
+  // the version the stub had; the lenses must be the new text's (the server once reused the
+  // stub's and showed "✨ Generate" over the implemented function).
+  await wb.focusEditor();
+  await wb.keyboard.press('Control+S');
+  await wb.waitFor('the file to be saved', () => !document.querySelector('.tab.active')?.classList.contains('dirty'));
+  await wb.command('View: Close All Editors');
+  fs.writeFileSync(path.join(workspace, 'python/cube.py'), '"""A stub for the lens scenario."""\n\n\n# Return x cubed.\ndef cube(x):\n    pass\n');
+  await wb.openFile('cube.py');
+  await wb.waitFor('the "✨ Generate" lens over the stub again', () =>
+    [...document.querySelectorAll('.editor-group-container.active .codelens-decoration a')].some((a) => /Generate/.test(a.textContent)));
+  await wb.command('View: Close All Editors');
+  fs.writeFileSync(path.join(workspace, 'python/cube.py'), '"""A stub for the lens scenario."""\n\n\n# Return x cubed.\ndef cube(x):\n    return x * x * x\n');
+  await wb.openFile('cube.py');
+  await wb.waitForEditorText('the implemented cube() from disk', (t) => t.includes('return x * x * x'));
+  await wb.waitFor('"▶ Run tests" and no "✨ Generate" over cube() after reopening', () => {
+    const lenses = [...document.querySelectorAll('.editor-group-container.active .codelens-decoration a')].map((a) => a.textContent);
+    return !lenses.some((t) => /Generate/.test(t)) && lenses.some((t) => /Run tests/.test(t));
+  });
+  const reopened = await wb.codeLenses();
+  await wb.command('View: Close All Editors');
+  return `lenses before: ${before.join(', ')}; after: ${after.join(', ')}; reopened: ${reopened.join(', ')}; status bar: "${statusOf(end)}"`;
+}
+
 // The result lens over slugify (the first line of lenses in textutil.py) matches `re`.
 async function waitForLens(wb, re, what) {
   await wb.waitFor(what, ({ source }) => {
@@ -229,6 +346,13 @@ async function waitForFile(file, predicate, timeoutMs) {
   }
 }
 
+// Files the scenarios need beside examples/, written into the lane's copy before VS Code starts
+// (a file created later may not reach Quick Open in time).
+export function prepareWorkspace(workspace) {
+  fs.writeFileSync(path.join(workspace, 'python/cube.py'), '"""A stub for the lens scenario."""\n\n\n# Return x cubed.\ndef cube(x):\n    pass\n');
+  fs.writeFileSync(path.join(workspace, 'python/test_cube.py'), 'from cube import cube\n\n\ndef test_cube():\n    assert cube(3) == 27\n');
+}
+
 // In the order they run. Scenario 3 goes first: its round-2 screenshot is the README's image,
 // and a fresh window has no earlier status bar message in it.
 export const kScenarios = [
@@ -237,5 +361,10 @@ export const kScenarios = [
   { id: 2, name: 'fix unsaved, run again: the problem disappears', fn: fixUnsaved, provider: true },
   { id: 4, name: 'quick fix on the failing test\'s diagnostic', fn: quickFix, provider: true },
   { id: 5, name: 'cancel a slow generation from the notification', fn: cancel, provider: true },
+  { id: 7, name: 'the Testing view lists the tests and shows a run\'s results', fn: testingView, provider: true },
+  { id: 8, name: 'a failing test\'s peek shows the expected / actual diff', fn: testingPeek, provider: true },
+  { id: 9, name: 'run one test from the gutter', fn: testingGutter, provider: true },
+  { id: 10, name: '"Fix" from a failed test\'s context menu in the Testing view', fn: testingFix, provider: true },
+  { id: 11, name: 'the ✨ Generate lens goes once the stub is implemented', fn: generateLens, provider: true },
   { id: 6, name: 'no provider configured: one clear message', fn: noProvider, provider: false },
 ];

@@ -303,6 +303,112 @@ export class Workbench {
     return this.page.evaluate(() => [...document.querySelectorAll('.notification-toast')].map((t) => t.innerText.replace(/\s+/g, ' ').trim()));
   }
 
+  // --- the Testing view and the gutter ---------------------------------------------------------
+  // The rows of the Testing view's tree: label (its first line), state (from the row's status
+  // icon: passed, failed, errored, skipped, queued, running, unset) and whether it is collapsed.
+  async testRows() {
+    return this.page.evaluate(() =>
+      [...document.querySelectorAll('.test-explorer .monaco-list-row, .testing-explorer-tree .monaco-list-row')].map((r) => {
+        const icon = r.querySelector('[class*="codicon-testing-"]');
+        const cls = icon ? [...icon.classList].find((c) => c.startsWith('codicon-testing-')) ?? '' : '';
+        const state = /passed/.test(cls) ? 'passed' : /failed/.test(cls) ? 'failed' : /error/.test(cls) ? 'errored' : /skipped/.test(cls) ? 'skipped'
+          : /queued/.test(cls) ? 'queued' : /loading|spin|running/.test(cls) ? 'running' : 'unset';
+        return { label: (r.innerText || '').split('\n')[0].trim(), aria: r.getAttribute('aria-label') ?? '', state, collapsed: !!r.querySelector('.monaco-tl-twistie.collapsible.collapsed') };
+      }),
+    );
+  }
+
+  // Waits for a Testing view row whose label matches `re` (and has `state`, when given).
+  async waitForTestRow(re, what, state) {
+    const { value, held } = await this.poll(() => this.testRows(), (rows) => rows.some((r) => re.test(r.label) && (!state || r.state === state)), this.timeoutMs);
+    if (!held) throw new Error(`timed out after ${this.timeoutMs / 1000} s waiting for ${what}; the Testing view shows: ${JSON.stringify(value)}`);
+    return value.find((r) => re.test(r.label) && (!state || r.state === state));
+  }
+
+  // Expands every collapsed row of the Testing view's tree (its twisties), until none is left.
+  async expandTestRows() {
+    for (let i = 0; i < 20; i++) {
+      const twistie = this.page.locator('.test-explorer .monaco-tl-twistie.collapsible.collapsed, .testing-explorer-tree .monaco-tl-twistie.collapsible.collapsed').first();
+      if ((await twistie.count()) === 0) return;
+      await twistie.click();
+      await this.page.waitForTimeout(100);
+    }
+  }
+
+  // Right-clicks the Testing view's row whose label matches `re`; returns the menu's entries.
+  async testRowMenu(re) {
+    const row = this.page.locator('.test-explorer .monaco-list-row, .testing-explorer-tree .monaco-list-row').filter({ hasText: re }).first();
+    await row.click({ button: 'right' });
+    const handle = await this.waitFor('the context menu', () => {
+      const labels = [...document.querySelectorAll('.monaco-menu .action-label')].map((a) => a.textContent.trim()).filter(Boolean);
+      return labels.length ? labels : undefined;
+    });
+    return handle.jsonValue();
+  }
+
+  // With a context menu open: moves to the entry `label` with the arrow keys, then Enter.
+  async chooseMenuItem(label) {
+    for (let i = 0; i < 30; i++) {
+      const focused = await this.page.evaluate(() => document.querySelector('.monaco-menu .action-item.focused .action-label')?.textContent.trim() ?? '');
+      if (focused === label) {
+        await this.keyboard.press('Enter');
+        return;
+      }
+      await this.keyboard.press('ArrowDown');
+    }
+    throw new Error(`no context menu entry "${label}"`);
+  }
+
+  // The peek of a test result in the active editor: its text and the diff editor's text.
+  async peek() {
+    return this.page.evaluate(() => {
+      const peek = document.querySelector('.editor-group-container.active .test-output-peek, .editor-group-container.active .peekview-widget');
+      if (!peek) return undefined;
+      const diff = [...peek.querySelectorAll('.monaco-diff-editor .view-lines')].map((v) => v.textContent).join('\n');
+      return { text: peek.innerText.replace(/\s+/g, ' '), diff: diff.replace(/\u00a0/g, ' ') };
+    });
+  }
+
+  async waitForPeek(what, predicate) {
+    const { value, held } = await this.poll(() => this.peek(), (p) => !!p && predicate(p), this.timeoutMs);
+    if (!held) throw new Error(`timed out after ${this.timeoutMs / 1000} s waiting for ${what}; the peek shows: ${JSON.stringify(value)}`);
+    return value;
+  }
+
+  // The testing glyph in the active editor's gutter on `line` (1-based): its classes.
+  async gutterGlyph(line) {
+    return this.page.evaluate((line) => {
+      const editor = document.querySelector('.editor-group-container.active .monaco-editor');
+      const number = [...editor.querySelectorAll('.margin-view-overlays .line-numbers')].find((el) => Number(el.textContent) === line);
+      if (!number) return undefined;
+      const top = number.getBoundingClientRect().top;
+      const glyphs = [...editor.querySelectorAll('.margin [class*="testing-"], .glyph-margin-widgets [class*="testing-"], .margin-view-overlays [class*="testing-"]')];
+      const hit = glyphs.find((g) => Math.abs(g.getBoundingClientRect().top - top) < 4);
+      return hit ? hit.className : undefined;
+    }, line);
+  }
+
+  async clickTestGutter(line) {
+    const { held, value } = await this.poll(() => this.gutterGlyph(line), (c) => !!c, this.timeoutMs);
+    if (!held) throw new Error(`no testing glyph in the gutter on line ${line}: ${value}`);
+    const box = await this.page.evaluate((line) => {
+      const editor = document.querySelector('.editor-group-container.active .monaco-editor');
+      const number = [...editor.querySelectorAll('.margin-view-overlays .line-numbers')].find((el) => Number(el.textContent) === line);
+      const top = number.getBoundingClientRect().top;
+      const g = [...editor.querySelectorAll('.margin [class*="testing-"], .glyph-margin-widgets [class*="testing-"], .margin-view-overlays [class*="testing-"]')]
+        .find((g) => Math.abs(g.getBoundingClientRect().top - top) < 4);
+      const r = g.getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    }, line);
+    await this.page.mouse.click(box.x, box.y);
+  }
+
+  async waitForGutterState(line, state) {
+    const { held, value } = await this.poll(() => this.gutterGlyph(line), (c) => !!c && c.includes(`testing-${state}`), this.timeoutMs);
+    if (!held) throw new Error(`the gutter glyph on line ${line} did not turn ${state}: ${value}`);
+    return value;
+  }
+
   // Clicks a button of the notification whose text matches `re`.
   async clickToastButton(re, label) {
     const toast = this.page.locator('.notification-toast', { hasText: re });

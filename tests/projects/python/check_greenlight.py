@@ -278,12 +278,27 @@ def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("project")
     ap.add_argument("--greenlight", required=True)
-    ap.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "gl-greenlight-projects"))
+    ap.add_argument("--out", default=None, help="work directory (default: a fresh one under /tmp, removed after)")
     ap.add_argument("--skip-bugs", action="store_true")
     ap.add_argument("--skip-generate", action="store_true")
     a = ap.parse_args(argv)
     a.greenlight = os.path.abspath(a.greenlight)
     cfg = run_project.load(a.project)
+    # Under /tmp, not the build tree: when greenlight runs as root the sandbox runs as uid 65534,
+    # which must reach the project (a clone may sit under a private directory).
+    fresh = a.out is None
+    if fresh:
+        a.out = tempfile.mkdtemp(prefix="gl-projects-")
+        os.chmod(a.out, 0o755)
+    try:
+        return check(cfg, a)
+    finally:
+        if fresh:
+            import shutil
+            shutil.rmtree(a.out, ignore_errors=True)
+
+
+def check(cfg, a):
     try:
         p = run_project.prepare(cfg, a.out)
     except run_project.Skip as e:
@@ -292,6 +307,7 @@ def main(argv):
     # The sandbox runs as uid 65534 when greenlight is root: the copy must be readable.
     subprocess.run(["chmod", "-R", "go+rX", p["base"]], check=False)
     os.chmod(os.path.dirname(p["base"]), 0o755)
+    os.chmod(a.out, 0o755)
     with open(os.path.join(p["root"], ".greenlight.json"), "w", encoding="utf-8") as f:
         json.dump({"python": {"interpreter": run_project.python_of(cfg, p)}}, f)
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8"}

@@ -64,8 +64,13 @@ function M.attached_buffers(client)
   return out
 end
 
+-- The client started for each name + root (0.7: vim.lsp.start_client has no reuse of its own).
+-- Kept here because 0.7 lists a client in get_active_clients() only once it is initialized: a
+-- second file opened while the first one's server still starts must find it too.
+local started = {}
+
 -- Starts a client for `config` attached to `bufnr`, reusing a live one for the same name and
--- root. Returns the client id or nil.
+-- root: one server per workspace root, serving every file under it. Returns the client id or nil.
 function M.start(config, bufnr)
   if vim.lsp.start then
     return vim.lsp.start(config, {
@@ -75,8 +80,22 @@ function M.start(config, bufnr)
       end,
     })
   end
+  local key = config.name .. '\0' .. tostring(config.root_dir)
+  local reuse = M.get_client(started[key])
+  if not reuse then
+    for _, client in ipairs(M.get_clients(config.name)) do
+      if client.config.root_dir == config.root_dir then reuse = client end
+    end
+  end
+  if reuse then
+    vim.lsp.buf_attach_client(bufnr, reuse.id)
+    return reuse.id
+  end
   local id = vim.lsp.start_client(config)
-  if id then vim.lsp.buf_attach_client(bufnr, id) end
+  if id then
+    started[key] = id
+    vim.lsp.buf_attach_client(bufnr, id)
+  end
   return id
 end
 

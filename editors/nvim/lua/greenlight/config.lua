@@ -49,6 +49,11 @@ local function number(opts)
       and (opts.max == nil or v <= opts.max)
   end)
 end
+-- vim.NIL lets the server choose (sandbox.timeLimitSeconds: fitted to the suite).
+local function nullable_number(opts)
+  local inner = number(opts)
+  return kind(inner.expected .. ' or vim.NIL', function(v) return v == vim.NIL or inner.check(v) end)
+end
 local function enum(values)
   local quoted = vim.tbl_map(function(s) return '"' .. s .. '"' end, values)
   return kind('one of ' .. table.concat(quoted, ', '), function(v) return vim.tbl_contains(values, v) end)
@@ -77,12 +82,13 @@ M.settings_schema = {
   },
   runOnSave = boolean,
   sandbox = {
-    timeLimitSeconds = number({ above = 0 }),
+    timeLimitSeconds = nullable_number({ above = 0 }),
     memoryLimitMB = number({ integer = true, min = 1 }),
     processes = number({ integer = true, min = 1 }),
     outputLimitKB = number({ integer = true, min = 1 }),
     network = boolean,
     allowUnsandboxed = boolean,
+    warmInterpreters = boolean,
   },
   tests = { command = nullable_string_list },
   python = { interpreter = string_kind },

@@ -6,7 +6,9 @@
 -- Modules: config (defaults + validation), binary (finding the server), commands (run, generate,
 -- fix, cancel), apply (workspace/applyEdit: versions, preview, one undo step), preview (the diff
 -- float), progress ($/progress), codelens, diagnostics (raw published diagnostics for fix),
--- health (:checkhealth), compat (what differs between Neovim versions).
+-- tests (greenlight/listTests + greenlight/testResults: :GreenlightTests, the neotest adapter's
+-- feed), health (:checkhealth), compat (what differs between Neovim versions). The neotest
+-- adapter is lua/neotest-greenlight, loaded only by a neotest setup that names it.
 local compat = require('greenlight.compat')
 local config = require('greenlight.config')
 local binary = require('greenlight.binary')
@@ -15,6 +17,7 @@ local commands = require('greenlight.commands')
 local apply = require('greenlight.apply')
 local codelens = require('greenlight.codelens')
 local diagnostics = require('greenlight.diagnostics')
+local tests = require('greenlight.tests')
 
 local M = {}
 
@@ -127,6 +130,7 @@ local function handlers()
     ['textDocument/publishDiagnostics'] = diagnostics.handler,
     ['window/showMessage'] = commands.show_message,
     ['window/showMessageRequest'] = commands.show_message_request,
+    ['greenlight/testResults'] = tests.results_handler,
   }
   if not vim.lsp.handlers['window/showDocument'] then h['window/showDocument'] = show_document end
   if not compat.has_010 then
@@ -144,7 +148,10 @@ local function on_exit(code, signal, client_id)
   commands.forget(client_id)
   diagnostics.forget(client_id)
   M.server_info[client_id] = nil
-  vim.schedule(function() codelens.forget(client_id) end)
+  vim.schedule(function()
+    codelens.forget(client_id)
+    tests.forget(client_id)
+  end)
   if (code ~= 0 or signal ~= 0) and not killed_by_restart then
     vim.schedule(function()
       notify(string.format('server exited with code %d, signal %d; see :LspLog, or :GreenlightRestart', code, signal),
@@ -228,6 +235,11 @@ M.run_tests = with_client(commands.run_tests)
 M.generate = with_client(commands.generate)
 -- :GreenlightFix: fix the code until the failing test under the cursor passes.
 M.fix = with_client(commands.fix)
+
+-- :GreenlightTests: the summary window of the tests near the open files and their results.
+function M.tests()
+  tests.open()
+end
 
 -- :GreenlightCancel: cancel everything greenlight runs.
 function M.cancel()

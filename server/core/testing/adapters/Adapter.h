@@ -49,6 +49,10 @@ class RunnerAdapter {
   // Stages the plan (Staging is fresh), runs it in the sandbox, folds the runner's report into
   // `result` (file, language and files are already set).
   virtual RunResult run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const = 0;
+  // Narrows `plan` to the tests named (as the built-in harness names them: `test_b`,
+  // `TestA.test_b`, `TestA` for a class; TestIds.h selectionForIds): the runner's own way
+  // (node ids for pytest, -k for unittest). Default: plan.selected.
+  virtual void select(TestPlan& plan, const std::vector<std::string>& names) const { plan.selected = names; }
   // Whether a run can be prepared ahead (a warm spare: RunOptions::prepareOnly).
   virtual bool preparable() const { return false; }
   // Extra files whose texts decide a run's outcome beyond the plan's (conftest.py, config).

@@ -130,8 +130,10 @@ class PytestAdapter final : public RunnerAdapter {
   }
 
   RunResult run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const override {
+    // A warm interpreter's spare has its binds before the run comes: the overlay copies stay put.
+    const bool warm = options.warm && !options.executor;
     std::string error = sandboxUserCannotRead(plan.rootDir);
-    if (!error.empty() || !staging.prepareInPlace(plan, options.overlay, &error)) {
+    if (!error.empty() || !staging.prepareInPlace(plan, options.overlay, &error, warm)) {
       result.error = error;
       return result;
     }
@@ -165,6 +167,14 @@ class PytestAdapter final : public RunnerAdapter {
     p.env.insert(p.env.end(), {"PYTHONPATH=" + std::string(kSandboxGl), "GREENLIGHT_CONFIG=" + config,
                                "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8",
                                "PY_COLORS=0", "COVERAGE_FILE=/tmp/.coverage"});
+    if (warm) {
+      // pytest, its plugins and greenlight's started ahead (python_warm.py's pytest mode); never
+      // the project's files, whose text differs from run to run.
+      p.warm = warmStart({python, "-B", std::string(kSandboxGl) + "/python_warm.py", "pytest"},
+                         {{".gl/python_warm.py", harness::pythonWarm()},
+                          {".gl/_greenlight_pytest.py", harness::pytestPlugin()},
+                          {".gl/greenlight_pytest.py", harness::pytestPluginEntry()}});
+    }
     PathMap identity;
     auto [step, outcome] = runHarness(p, options, identity, result);
     if (options.prepareOnly) return result;
@@ -179,7 +189,22 @@ class PytestAdapter final : public RunnerAdapter {
     return result;
   }
 
+  void select(TestPlan& plan, const std::vector<std::string>& names) const override {
+    std::vector<std::string> ids;
+    for (const auto& st : plan.staticTests) {
+      // a test by its name, or every method of a class named alone
+      const bool hit = std::any_of(names.begin(), names.end(), [&](const std::string& n) {
+        return st.name == n || st.name.rfind(n + ".", 0) == 0;
+      });
+      if (hit) ids.push_back(nodeIdOf(st.file, st.name, plan.rootDir));
+    }
+    if (ids.empty()) return;  // nothing known by those names: the plan as discovered
+    plan.selected = names;
+    plan.runnerArgs = ids;
+    plan.hasDoctests = false;
+  }
   std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
+  bool preparable() const override { return true; }
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "core/testing/PythonBytecode.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
+#include "core/testing/adapters/PythonProject.h"
 #include "core/testing/harness/Harnesses.h"
 
 namespace greenlight::core::testing {
@@ -15,7 +16,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-RunResult runPythonHarness(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) {
+RunResult runPythonHarness(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result,
+                           const std::string& module) {
   std::string err;
   auto tool = resolveFor(options.config.pythonInterpreter, plan, options, &err);
   if (!tool) {
@@ -37,6 +39,7 @@ RunResult runPythonHarness(const TestPlan& plan, const RunOptions& options, Stag
   addPath(kSandboxSrc);
   cfg["paths"] = paths;
   cfg["same_file"] = plan.sameFileTests;
+  if (module.find('.') != std::string::npos) cfg["module"] = module;  // imported as part of its package
   if (!options.doctests || !plan.hasDoctests) cfg["doctests"] = "none";
   else if (!plan.doctestFunctions.empty()) cfg["doctests"] = plan.doctestFunctions;
   else cfg["doctests"] = "all";
@@ -77,12 +80,21 @@ class PythonHarnessAdapter final : public RunnerAdapter {
   bool handles(Language language) const override { return language == Language::Python; }
   std::optional<TestPlan> discover(const DiscoveryContext& ctx, std::string*) const override { return builtinDiscovery(ctx); }
   RunResult run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const override {
+    // A module inside a package is imported as part of it (relative imports, the package's
+    // __init__): the staged tree keeps the package's directories.
     std::string error;
-    if (!staging.prepare(plan, options.overlay, &error)) {
+    const std::string module = plan.sourceIsTestFile ? "" : pythonModuleName(plan.sourceFile, plan.workspaceRoot);
+    std::string packageParent;
+    if (module.find('.') != std::string::npos) {
+      fs::path dir = fs::path(plan.sourceFile).parent_path();
+      for (std::size_t dots = std::count(module.begin(), module.end(), '.'); dots > 1; --dots) dir = dir.parent_path();
+      packageParent = dir.parent_path().string();
+    }
+    if (!staging.prepare(plan, options.overlay, &error, packageParent)) {
       result.error = error;
       return result;
     }
-    result = runPythonHarness(plan, options, staging, std::move(result));
+    result = runPythonHarness(plan, options, staging, std::move(result), module);
     // The harness names tests as pytest would address them: give them the same ids (file
     // relative to the workspace, then the class and function), so the editors and comparisons
     // see one scheme whichever runner ran them.

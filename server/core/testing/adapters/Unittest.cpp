@@ -148,6 +148,13 @@ class UnittestAdapter final : public RunnerAdapter {
     return result;
   }
 
+  void select(TestPlan& plan, const std::vector<std::string>& names) const override {
+    // unittest's own -k: a substring of the test id (module.Class.test).
+    auto end = std::find(plan.runnerArgs.begin(), plan.runnerArgs.end(), "-k");
+    plan.runnerArgs.erase(end, plan.runnerArgs.end());
+    for (const auto& n : names) plan.runnerArgs.insert(plan.runnerArgs.end(), {"-k", n});
+    plan.selected = names;
+  }
   std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
 };
 

@@ -316,6 +316,8 @@ def _load_module(name, path, source=None):
     code = _compile_rewritten(source, path)
     mod = types.ModuleType(name)
     mod.__file__ = path
+    if "." in name:
+        mod.__package__ = name.rpartition(".")[0]
     mod.__builtins__ = __builtins__
     mod.__dict__["_gl_fail"] = _gl_fail
     mod.__dict__["_gl_fnof"] = _gl_fnof
@@ -655,8 +657,12 @@ def _collect(runner, mod, path, own_tests):
     """Runs test_* functions, unittest.TestCase classes and Test* classes defined in `mod`."""
     items = list(vars(mod).items())
     for name, obj in items:
+        # A decorated test (@freeze_time, functools.wraps) is this file's by the function it wraps.
+        inner = obj
+        while isinstance(obj, types.FunctionType) and hasattr(inner, "__wrapped__"):
+            inner = inner.__wrapped__
         if isinstance(obj, types.FunctionType) and name.startswith("test") and \
-                getattr(obj.__code__, "co_filename", "") == path:
+                getattr(getattr(inner, "__code__", None), "co_filename", "") == path:
             if own_tests is False:
                 continue
             params = _required_params(obj)
@@ -664,13 +670,13 @@ def _collect(runner, mod, path, own_tests):
                 def skip(names=params):
                     raise _SkipTest("needs fixtures (%s); greenlight runs plain test functions"
                                     % ", ".join(names))
-                runner.run(name, path, _line_of(obj), skip)
+                runner.run(name, path, _line_of(inner), skip)
                 continue
             if _is_coroutine_function(obj):
                 import asyncio
-                runner.run(name, path, _line_of(obj), lambda f=obj: asyncio.run(f()))
+                runner.run(name, path, _line_of(inner), lambda f=obj: asyncio.run(f()))
             else:
-                runner.run(name, path, _line_of(obj), obj)
+                runner.run(name, path, _line_of(inner), obj)
         elif isinstance(obj, type) and getattr(obj, "__module__", None) == mod.__name__:
             ut = sys.modules.get("unittest")  # no unittest imported: no TestCase to find
             if ut is not None and issubclass(obj, ut.TestCase):
@@ -791,7 +797,10 @@ def _doctests(runner, mod, path, which):
     for test in sorted(tests, key=lambda t: t.lineno or 0):
         if not test.examples or test.filename != path:
             continue
-        short = test.name.split(".", 1)[1] if "." in test.name else test.name
+        # The name inside the module (a module imported as part of its package has a dotted name).
+        prefix = mod.__name__ + "."
+        short = test.name[len(prefix):] if test.name.startswith(prefix) else (
+            test.name.split(".", 1)[1] if "." in test.name else test.name)
         if which != "all" and short not in which and short.split(".")[-1] not in which:
             continue
 
@@ -833,7 +842,7 @@ def main():
         except (OSError, ValueError):
             pass  # load() reports it
 
-    def load(path):
+    def load(path, dotted=None):
         name = os.path.splitext(os.path.basename(path))[0]
         if path in loaded:
             return loaded[path]
@@ -841,7 +850,7 @@ def main():
         with _Capture() as cap:
             signal.setitimer(signal.ITIMER_REAL, max(budget.remaining(), 0.01))
             try:
-                mod = _load_module(name, path, texts.get(path))
+                mod = _load_module(dotted or name, path, texts.get(path))
             except BaseException:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 res = _exc_result(*sys.exc_info())
@@ -860,7 +869,22 @@ def main():
 
     source = cfg.get("source")
     _SOURCE[0] = source or None
-    src_mod = load(source) if source else None
+    module = cfg.get("module")
+    if source and module:
+        # Inside a package: its parents imported first (their __init__ run), then the module
+        # under its dotted name, so relative imports resolve and the tests' `from pkg.m import`
+        # finds this very module.
+        parent = module.rpartition(".")[0]
+        try:
+            __import__(parent)
+        except BaseException:
+            pass  # the module's own import reports what is wrong
+
+        def load_in_package(path, _load=load):
+            return _load(path, module)
+        src_mod = load_in_package(source)
+    else:
+        src_mod = load(source) if source else None
     if src_mod is not None:
         if cfg.get("same_file", True):
             _collect(runner, src_mod, source, True)

@@ -1,0 +1,377 @@
+// VS Code's Testing view (the beaker) and the editor gutter's run buttons, fed by the server's
+// test-view methods (testModel.ts has the wire and the decisions; README "The language server:
+// commands and test views"):
+//  - the tree: greenlight/listTests for every open Python/JavaScript/C++ document (again when one
+//    is opened or saved, and on the view's refresh): file -> class / describe -> test, cases added
+//    as results name them;
+//  - runs: the Run profile sends greenlight.runTests with the ids asked for (one request per
+//    file); cancelling the run cancels the request (the sandbox stops);
+//  - results: greenlight/testResults, streamed as tests finish, whatever ran them; runs this
+//    window did not start (a save, a generation, a CodeLens) get a TestRun of their own; failures
+//    carry a TestMessage at the assertion, a diff when the runner rendered expected and actual;
+//  - "Generate" and "Fix" in a failed test's context menu run greenlight.generate /
+//    greenlight.fix (with progress and cancel, like the palette commands).
+// Problems and CodeLens are untouched: they come from the server as before.
+import * as vscode from 'vscode';
+import { ExecuteCommandRequest, LanguageClient } from 'vscode-languageclient/node';
+import { fixArguments, isFixable } from './fix';
+import { WorkRunner } from './generate';
+import { kProduct } from './progressText';
+import {
+  failureMessage,
+  fileOfId,
+  isCase,
+  ListTestsResult,
+  placeFor,
+  Range as WireRange,
+  RunRouter,
+  runAction,
+  runRequests,
+  TestKind,
+  TestResultEntry,
+  TestResultsParams,
+} from './testModel';
+
+export const kTestingCommands = { generate: 'greenlight.testing.generate', fix: 'greenlight.testing.fix' } as const;
+
+function toRange(r: WireRange): vscode.Range {
+  return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
+}
+
+const kTriggerNames: Record<string, string> = { save: 'on save', generate: 'generation', fix: 'fix', runTests: 'run' };
+
+export class TestingFeature implements vscode.Disposable {
+  readonly controller: vscode.TestController;
+  private client: LanguageClient | undefined;
+  private clientSubscription: vscode.Disposable | undefined;
+  private readonly items = new Map<string, vscode.TestItem>();
+  private readonly kinds = new Map<string, TestKind>();
+  private readonly dynamic = new Set<string>();
+  private readonly lastResults = new Map<string, { result: TestResultEntry; documentUri: string }>();
+  private readonly applied = new WeakMap<vscode.TestRun, Map<string, string>>();
+  private router = new RunRouter<vscode.TestRun>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly languages: readonly string[],
+    private readonly workRunner: () => WorkRunner | undefined,
+    private readonly log: (line: string) => void,
+  ) {
+    this.controller = vscode.tests.createTestController('greenlight', kProduct);
+    this.controller.resolveHandler = async (item) => {
+      if (!item) await this.listOpenDocuments();
+    };
+    this.controller.refreshHandler = () => this.listOpenDocuments();
+    this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token), true);
+    this.subscriptions.push(
+      this.controller,
+      vscode.workspace.onDidOpenTextDocument((doc) => void this.listDocument(doc)),
+      vscode.workspace.onDidSaveTextDocument((doc) => void this.listDocument(doc)),
+      vscode.commands.registerCommand(kTestingCommands.fix, (item?: vscode.TestItem) => this.fixFromTest(item)),
+      vscode.commands.registerCommand(kTestingCommands.generate, (item?: vscode.TestItem) => this.generateFromTest(item)),
+    );
+  }
+
+  // A running client: listen to its results and list the open documents' tests.
+  attach(client: LanguageClient): void {
+    this.detach();
+    this.client = client;
+    this.router = new RunRouter<vscode.TestRun>();
+    this.clientSubscription = client.onNotification('greenlight/testResults', (params: TestResultsParams) => this.onResults(params));
+    void this.listOpenDocuments();
+  }
+
+  detach(): void {
+    this.clientSubscription?.dispose();
+    this.clientSubscription = undefined;
+    this.client = undefined;
+  }
+
+  dispose(): void {
+    this.detach();
+    for (const s of this.subscriptions) s.dispose();
+  }
+
+  // ---- the tree ------------------------------------------------------------------------------
+
+  private async listOpenDocuments(): Promise<void> {
+    await Promise.all(vscode.workspace.textDocuments.map((doc) => this.listDocument(doc)));
+  }
+
+  private async listDocument(doc: vscode.TextDocument): Promise<void> {
+    const client = this.client;
+    if (!client || doc.uri.scheme !== 'file' || !this.languages.includes(doc.languageId)) return;
+    let result: ListTestsResult | null;
+    try {
+      result = await client.sendRequest<ListTestsResult | null>('greenlight/listTests', {
+        textDocument: { uri: client.code2ProtocolConverter.asUri(doc.uri) },
+      });
+    } catch (e) {
+      this.log(`testing: greenlight/listTests ${doc.uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    if (client !== this.client || !result) return;
+    this.merge(result);
+  }
+
+  private merge(result: ListTestsResult): void {
+    const listedByFile = new Map<string, Set<string>>();
+    result.items.forEach((listed, index) => {
+      const uri = vscode.Uri.parse(listed.uri);
+      let item = this.items.get(listed.id);
+      const parent = listed.parent ? this.items.get(listed.parent) : undefined;
+      if (item && item.parent !== parent && !(item.parent === undefined && parent === undefined)) {
+        this.remove(item);
+        item = undefined;
+      }
+      if (!item) {
+        item = this.controller.createTestItem(listed.id, listed.label, uri);
+        (parent ? parent.children : this.controller.items).add(item);
+        this.items.set(listed.id, item);
+      }
+      item.label = listed.label;
+      item.range = toRange(listed.range);
+      item.sortText = String(index).padStart(6, '0');
+      this.kinds.set(listed.id, listed.kind);
+      this.dynamic.delete(listed.id);
+      const file = fileOfId(listed.id);
+      if (!listedByFile.has(file)) listedByFile.set(file, new Set());
+      listedByFile.get(file)!.add(listed.id);
+    });
+    // Tests gone from a listed file go from the tree (a case stays: the listing never has them).
+    for (const [file, listed] of listedByFile) {
+      const fileItem = this.items.get(file);
+      if (!fileItem) continue;
+      const stale: vscode.TestItem[] = [];
+      const walk = (item: vscode.TestItem) =>
+        item.children.forEach((child) => {
+          if (!listed.has(child.id) && !this.dynamic.has(child.id)) stale.push(child);
+          else walk(child);
+        });
+      walk(fileItem);
+      for (const item of stale) this.remove(item);
+    }
+  }
+
+  private remove(item: vscode.TestItem): void {
+    item.children.forEach((child) => this.remove(child));
+    (item.parent ? item.parent.children : this.controller.items).delete(item.id);
+    this.items.delete(item.id);
+    this.kinds.delete(item.id);
+    this.dynamic.delete(item.id);
+  }
+
+  // An item for a result the listing did not have (a parametrize case, a collection error).
+  private itemFor(r: TestResultEntry, documentUri: string): vscode.TestItem | undefined {
+    const known = this.items.get(r.id);
+    if (known) return known;
+    const parentId = placeFor(r, (id) => this.items.has(id));
+    const parent = parentId ? this.items.get(parentId) : undefined;
+    const uri = r.location?.uri ? vscode.Uri.parse(r.location.uri) : parent?.uri ?? vscode.Uri.parse(documentUri);
+    const item = this.controller.createTestItem(r.id, r.label ?? r.id, uri);
+    if (r.location && isCase(r.id)) item.range = parent?.range;
+    else if (r.location) item.range = toRange(r.location.range);
+    (parent ? parent.children : this.controller.items).add(item);
+    this.items.set(r.id, item);
+    this.kinds.set(r.id, isCase(r.id) ? 'case' : 'test');
+    this.dynamic.add(r.id);
+    return item;
+  }
+
+  // ---- runs ----------------------------------------------------------------------------------
+
+  private fileUriOf(item: vscode.TestItem): string | undefined {
+    let top = item;
+    while (top.parent) top = top.parent;
+    return top.uri && this.client ? this.client.code2ProtocolConverter.asUri(top.uri) : undefined;
+  }
+
+  private async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    const run = this.controller.createTestRun(request);
+    const client = this.client;
+    let notRun: vscode.TestItem[] = [];
+    try {
+      if (!client) {
+        run.appendOutput(`${kProduct}: the server is not running.\r\n`);
+        return;
+      }
+      const excluded = new Set((request.exclude ?? []).map((i) => i.id));
+      const asked: vscode.TestItem[] = [];
+      if (request.include) asked.push(...request.include);
+      else this.controller.items.forEach((i) => asked.push(i));
+      const chosen = asked.filter((i) => !excluded.has(i.id));
+      const enqueue = (item: vscode.TestItem) => {
+        const kind = this.kinds.get(item.id);
+        if (kind === 'test' || kind === 'case') run.enqueued(item);
+        item.children.forEach(enqueue);
+      };
+      chosen.forEach(enqueue);
+      const enqueued: vscode.TestItem[] = [];
+      const collect = (item: vscode.TestItem) => {
+        const kind = this.kinds.get(item.id);
+        if (kind === 'test' || kind === 'case') enqueued.push(item);
+        item.children.forEach(collect);
+      };
+      chosen.forEach(collect);
+      notRun = enqueued;
+      const specs = runRequests(
+        chosen.flatMap((i) => {
+          const fileUri = this.fileUriOf(i);
+          return fileUri ? [{ id: i.id, kind: this.kinds.get(i.id) ?? 'test', fileUri }] : [];
+        }),
+      );
+      await Promise.all(
+        specs.map(async (spec) => {
+          const source = new vscode.CancellationTokenSource();
+          const cancel = token.onCancellationRequested(() => source.cancel());
+          this.router.expect(run);
+          try {
+            await client.sendRequest(ExecuteCommandRequest.type, { command: 'greenlight.runTests', arguments: [spec] }, source.token);
+          } catch (e) {
+            if (!token.isCancellationRequested) run.appendOutput(`${kProduct}: ${e instanceof Error ? e.message : String(e)}\r\n`);
+          } finally {
+            this.router.forget(run);
+            cancel.dispose();
+            source.dispose();
+          }
+        }),
+      );
+    } finally {
+      // Asked for but not reported (the file did not import, the run was cancelled): not run,
+      // rather than showing an older run's state.
+      this.skipUnreported(run, notRun);
+      run.end();
+    }
+  }
+
+  private skipUnreported(run: vscode.TestRun, items: readonly vscode.TestItem[]): void {
+    const applied = this.applied.get(run);
+    for (const item of items) {
+      const key = applied?.get(item.id);
+      if (key === undefined || key.startsWith('queued\u0000') || key.startsWith('started\u0000')) run.skipped(item);
+    }
+  }
+
+  private onResults(params: TestResultsParams): void {
+    const routed = this.router.route(params, () =>
+      this.controller.createTestRun(new vscode.TestRunRequest(), `${kProduct}: ${kTriggerNames[params.run.trigger] ?? params.run.trigger}`, false),
+    );
+    if (!routed) return;
+    const { run } = routed;
+    let applied = this.applied.get(run);
+    if (!applied) {
+      applied = new Map();
+      this.applied.set(run, applied);
+    }
+    for (const r of params.results) {
+      const item = this.itemFor(r, params.uri);
+      if (!item) continue;
+      if (r.status !== 'queued' && r.status !== 'started') this.lastResults.set(r.id, { result: r, documentUri: params.uri });
+      // The last notification repeats the run's results: apply each change once.
+      const key = `${r.status}\u0000${r.message ?? ''}\u0000${r.durationMs ?? ''}`;
+      if (applied.get(r.id) === key) continue;
+      applied.set(r.id, key);
+      this.apply(run, item, r);
+    }
+    if (params.run.error) run.appendOutput(`${kProduct}: ${params.run.error}\r\n`);
+    if (params.run.state === 'finished' || params.run.state === 'cancelled') {
+      this.router.end(params.run.id);
+      if (!routed.ours) {
+        const queued = [...applied.entries()].filter(([, key]) => key.startsWith('queued\u0000')).map(([id]) => this.items.get(id));
+        this.skipUnreported(run, queued.filter((i): i is vscode.TestItem => i !== undefined));
+        run.end();
+      }
+    }
+  }
+
+  private apply(run: vscode.TestRun, item: vscode.TestItem, r: TestResultEntry): void {
+    const duration = typeof r.durationMs === 'number' ? r.durationMs : undefined;
+    switch (runAction(r.status)) {
+      case 'enqueued':
+        return run.enqueued(item);
+      case 'started':
+        return run.started(item);
+      case 'passed':
+        return run.passed(item, duration);
+      case 'skipped':
+        return run.skipped(item);
+      case 'failed':
+        return run.failed(item, this.messages(r), duration);
+      case 'errored':
+        return run.errored(item, this.messages(r), duration);
+    }
+  }
+
+  private messages(r: TestResultEntry): vscode.TestMessage[] {
+    const spec = failureMessage(r);
+    const message =
+      spec.expected !== undefined && spec.actual !== undefined
+        ? vscode.TestMessage.diff(spec.text, spec.expected, spec.actual)
+        : new vscode.TestMessage(spec.text);
+    if (spec.location) message.location = new vscode.Location(vscode.Uri.parse(spec.location.uri), toRange(spec.location.range));
+    return [message];
+  }
+
+  // ---- Generate / Fix from a failed test -----------------------------------------------------
+
+  // The greenlight diagnostic a failed test left: at its failing assertion, else one in the
+  // run's document that names the test.
+  private diagnosticFor(item: vscode.TestItem): { uri: vscode.Uri; diagnostic: vscode.Diagnostic } | undefined {
+    const last = this.lastResults.get(item.id);
+    if (!last) return undefined;
+    const { result } = last;
+    if (result.location) {
+      const uri = vscode.Uri.parse(result.location.uri);
+      const line = result.location.range.start.line;
+      const d = vscode.languages.getDiagnostics(uri).find((d) => isFixable(d) && d.range.start.line === line);
+      if (d) return { uri, diagnostic: d };
+    }
+    const documentUri = vscode.Uri.parse(last.documentUri);
+    const label = item.label;
+    const d = vscode.languages.getDiagnostics(documentUri).find((d) => isFixable(d) && d.message.includes(label));
+    return d ? { uri: documentUri, diagnostic: d } : undefined;
+  }
+
+  private failedOrSay(item: vscode.TestItem | undefined): vscode.TestItem | undefined {
+    if (!item) return undefined;
+    const last = this.lastResults.get(item.id)?.result;
+    if (!last || (last.status !== 'failed' && last.status !== 'errored')) {
+      void vscode.window.showInformationMessage(`${kProduct}: ${item.label} does not fail; run it first.`);
+      return undefined;
+    }
+    return item;
+  }
+
+  private async fixFromTest(arg?: vscode.TestItem): Promise<void> {
+    const item = this.failedOrSay(arg);
+    const runner = this.workRunner();
+    const client = this.client;
+    if (!item || !runner || !client) return;
+    const found = this.diagnosticFor(item);
+    if (!found) {
+      void vscode.window.showInformationMessage(`${kProduct}: no greenlight diagnostic for ${item.label}; run it again.`);
+      return;
+    }
+    const c2p = client.code2ProtocolConverter;
+    await runner.run('greenlight.fix', [fixArguments(c2p.asUri(found.uri), c2p.asDiagnostic(found.diagnostic))]);
+  }
+
+  // greenlight.generate on the function the failing test exercises (its diagnostic in the code
+  // under test: a stub, or a comment above where the code goes).
+  private async generateFromTest(arg?: vscode.TestItem): Promise<void> {
+    const item = this.failedOrSay(arg);
+    const runner = this.workRunner();
+    const client = this.client;
+    if (!item || !runner || !client) return;
+    const last = this.lastResults.get(item.id)!;
+    const documentUri = vscode.Uri.parse(last.documentUri);
+    const inSource = vscode.languages.getDiagnostics(documentUri).find((d) => isFixable(d) && d.message.includes(item.label));
+    const found = inSource ? { uri: documentUri, diagnostic: inSource } : this.diagnosticFor(item);
+    if (!found) {
+      void vscode.window.showInformationMessage(`${kProduct}: no greenlight diagnostic for ${item.label}; run it again.`);
+      return;
+    }
+    const c2p = client.code2ProtocolConverter;
+    await runner.run('greenlight.generate', [{ uri: c2p.asUri(found.uri), position: c2p.asPosition(found.diagnostic.range.start) }]);
+  }
+}
