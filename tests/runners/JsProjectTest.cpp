@@ -244,3 +244,35 @@ TEST_CASE("jsLocalImports: relative specifiers, .js written for .ts, index files
   auto closure = jsImportClosure({viaIndex}, ws.root(), nullptr);
   CHECK(std::find(closure.begin(), closure.end(), ws.path("src/set.ts")) != closure.end());
 }
+
+TEST_CASE("node:test without a runner: a source finds the test files that import it, not only those named after it") {
+  TempWorkspace ws;
+  ws.write("package.json", R"({"type": "module"})");
+  auto words = ws.write("src/words.mts", "export function count(s: string): number { return s.length; }\n");
+  auto stack = ws.write("src/stack.ts", "export class Stack {}\n");
+  ws.write("src/lonely.ts", "export const x = 1;\n");
+  auto viaMjs = ws.write("test/stack.test.ts",
+                         "import { test } from 'node:test';\n"
+                         "import { count } from '../src/words.mjs';\n"
+                         "test('counts', () => {});\n");
+  ws.write("test/other.test.ts", "import { test } from 'node:test';\ntest('other', () => {});\n");
+  ws.write("node_modules/x/words.test.ts", "import '../../src/words.mjs';\n");
+  DiscoveryRequest r;
+  r.workspaceRoot = ws.root();
+  std::string error;
+  r.path = words;
+  auto plan = discoverTests(r, &error);
+  REQUIRE(plan);
+  CHECK(plan->runner == "node");
+  CHECK(plan->testFiles == std::vector<std::string>{viaMjs});
+  // Named after it: that file (as before), found without reading any imports.
+  r.path = stack;
+  plan = discoverTests(r, &error);
+  REQUIRE(plan);
+  CHECK(plan->testFiles == std::vector<std::string>{viaMjs});
+  // Nothing imports it: no tests.
+  r.path = ws.path("src/lonely.ts");
+  plan = discoverTests(r, &error);
+  REQUIRE(plan);
+  CHECK(plan->testFiles.empty());
+}

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/testing/adapters/Adapter.h"
+#include "core/testing/adapters/JsProject.h"
 
 namespace greenlight::core::testing {
 namespace fs = std::filesystem;
@@ -302,6 +303,45 @@ bool looksLikeTestFile(const fs::path& p, Language language) {
   return false;
 }
 
+// A JavaScript/TypeScript source with no test file named after it, in a project without a runner
+// (node:test): the test files of its package (the nearest package.json's directory, else the
+// workspace root) whose local imports reach it (`../src/words.mjs` for words.mts, index files,
+// a few levels deep). Bounded: node_modules and dot directories skipped, at most kMaxEntries
+// entries walked and kMaxTests test files read.
+std::vector<std::string> jsTestsImporting(const fs::path& source, const fs::path& root, const OverlayProvider& overlay) {
+  constexpr std::size_t kMaxEntries = 5000, kMaxTests = 200;
+  fs::path base = root.empty() ? source.parent_path() : root;
+  for (fs::path d = source.parent_path();; d = d.parent_path()) {
+    if (fileExists((d / "package.json").string())) {
+      base = d;
+      break;
+    }
+    if (d == root || d == d.parent_path() || root.empty()) break;
+  }
+  std::vector<std::string> tests;
+  std::size_t entries = 0;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(base, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end && entries < kMaxEntries && tests.size() < kMaxTests; it.increment(ec), ++entries) {
+    const std::string name = it->path().filename().string();
+    if (it->is_directory(ec)) {
+      if (name == "node_modules" || name.rfind('.', 0) == 0 || it.depth() >= 6) it.disable_recursion_pending();
+      continue;
+    }
+    if (it->path() != source && languageForPath(it->path().string()) == Language::JavaScript &&
+        looksLikeTestFile(it->path(), Language::JavaScript))
+      tests.push_back(it->path().lexically_normal().string());
+  }
+  std::sort(tests.begin(), tests.end());
+  const std::string target = source.lexically_normal().string();
+  std::vector<std::string> found;
+  for (const auto& t : tests) {
+    const auto reached = jsImportClosure({t}, base.string(), overlay, 200);
+    if (std::find(reached.begin(), reached.end(), target) != reached.end()) found.push_back(t);
+  }
+  return found;
+}
+
 std::string substitute(std::string arg, const std::string& file, const std::string& dir) {
   for (auto [key, value] : {std::pair<std::string, std::string>{"{file}", file}, {"{dir}", dir}}) {
     for (std::size_t pos = 0; (pos = arg.find(key, pos)) != std::string::npos; pos += value.size())
@@ -388,6 +428,8 @@ TestPlan builtinDiscovery(const DiscoveryContext& ctx) {
     plan.sourceIsTestFile = true;
   } else {
     plan.testFiles = candidateTestFiles(source, language, root);
+    if (language == Language::JavaScript && plan.testFiles.empty())
+      plan.testFiles = jsTestsImporting(source, root, request.overlay);
     for (const auto& extra : request.extraTestFiles) {
       if (std::find(plan.testFiles.begin(), plan.testFiles.end(), extra) == plan.testFiles.end()) plan.testFiles.push_back(extra);
     }
