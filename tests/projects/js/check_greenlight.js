@@ -10,7 +10,8 @@
 // never into the sources.
 // 1. files:    the runner's own JSON report over the whole project is the truth; for every test
 //              file it names, `greenlight run FILE --json` must give each id that file's status
-//              (as a multiset), and exit 1 when one failed, else 0.
+//              (as a multiset), and exit 1 when one failed, else 0; no run writes anything
+//              into the installed project (node_modules included).
 // 2. bugs:     each injected bug of projects.json (a one-line edit), applied to the copy, then
 //              `greenlight run <the edited file> --json` (a source finds its tests through their
 //              imports; a test file runs itself): every id the bug lists fails (never green),
@@ -94,9 +95,45 @@ function glEnv(extra = {}) {
     ...extra};
 }
 
-function greenlightRun(dir, rel) {
+// Every entry under `root` (node_modules too: a runner's cache lands there by default), with what
+// would show a write: type, size, mtime. Symlinks are not followed (pnpm's links are entries).
+function snapshot(root) {
+  const out = new Map();
+  const walk = (d) => {
+    let names = [];
+    try {
+      names = fs.readdirSync(d);
+    } catch (e) {
+      return;
+    }
+    for (const n of names) {
+      const f = path.join(d, n);
+      const st = fs.lstatSync(f, {throwIfNoEntry: false});
+      if (!st) continue;
+      out.set(f, `${st.isDirectory() ? 'd' : st.isSymbolicLink() ? 'l' : 'f'} ${st.isDirectory() ? '' : st.size} ${st.mtimeMs}`);
+      if (st.isDirectory()) walk(f);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+function snapshotDiff(before, after) {
+  const lines = [];
+  for (const [f, v] of after) if (before.get(f) !== v) lines.push(`${before.has(f) ? 'changed' : 'created'}: ${f}`);
+  for (const f of before.keys()) if (!after.has(f)) lines.push(`removed: ${f}`);
+  return lines;
+}
+
+// `root`: the whole installed project (a workspace's monorepo), whose tree a run must leave as it
+// was (nothing written into the project, node_modules included: the runners' caches go to the
+// sandbox's scratch space).
+function greenlightRun(dir, rel, root = dir) {
+  const before = snapshot(root);
   const r = spawnSync(bin, ['run', rel, '--json'], {cwd: dir, env: glEnv(), encoding: 'utf8', timeout: 600000,
     maxBuffer: 64 * 1024 * 1024});
+  const written = snapshotDiff(before, snapshot(root));
+  check(written.length === 0, `greenlight run ${rel}: nothing written into ${root}`, written.slice(0, 20).join('\n'));
   let json = null;
   try {
     json = JSON.parse(r.stdout);
@@ -150,7 +187,7 @@ function checkFiles(p, dir) {
   for (const file of files) {
     const rel = R.rel(dir, file);
     const t0 = Date.now();
-    const run = greenlightRun(dir, rel);
+    const run = greenlightRun(dir, rel, path.join(base, p.install || p.dir));
     if (!check(run.json && !run.json.error, `${p.name} ${rel}: greenlight ran it`,
       `exit ${run.code}: ${run.stderr.slice(-1500)}`)) continue;
     const ours = triplesOf(p, run.json);
@@ -184,7 +221,7 @@ function checkBug(p, dir, bug) {
   const file = path.join(dir, bug.file);
   edit(file, bug.find, bug.replace);
   try {
-    const run = greenlightRun(dir, bug.file);
+    const run = greenlightRun(dir, bug.file, path.join(base, p.install || p.dir));
     if (!check(run.json && !run.json.error, `${label}: greenlight ran ${bug.file}`,
       `exit ${run.code}: ${run.stderr.slice(-1500)}`)) return;
     const ours = triplesOf(p, run.json);
