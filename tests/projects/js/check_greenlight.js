@@ -16,7 +16,8 @@
 //              `greenlight run <the edited file> --json` (a source finds its tests through their
 //              imports; a test file runs itself): every id the bug lists fails (never green),
 //              the statuses equal the runner's JSON report on the same files, and each failed
-//              assertion's diagnostic shows the expected and the received value.
+//              assertion's diagnostic shows the expected and the received value; a bug's `at`
+//              (file, line) must carry a diagnostic there (a .ts line: source maps).
 // 3. generate: projects.json's "generate" entries: a TypeScript function made a stub, then
 //              `greenlight generate FILE:LINE --json --apply` with tests/fakes/scripted_model.py
 //              answering the function untyped and unexported: it must pass, and the file must
@@ -245,6 +246,14 @@ function checkBug(p, dir, bug) {
       if (!bug.fail.includes(t.id) || t.status !== 'error') continue;
       check((run.json.diagnostics || []).some((d) => d.data && d.data.test === t.name && d.line > 0),
         `${label}: ${t.id}: a diagnostic where it went wrong`, JSON.stringify(run.json.diagnostics).slice(0, 800));
+    }
+    // `at`: where the failure must show, on the file's own lines (a .ts file: through the source
+    // maps of the runner's transform).
+    for (const at of bug.at || []) {
+      const where = path.join(dir, at.file);
+      check((run.json.diagnostics || []).some((d) => d.file === where && d.line === at.line),
+        `${label}: a diagnostic at ${at.file}:${at.line}`,
+        JSON.stringify((run.json.diagnostics || []).map((d) => `${R.rel(dir, d.file)}:${d.line}`)));
     }
     console.log(`  ${label}: ${failing.size} failing`);
   } finally {
