@@ -174,7 +174,7 @@ TEST_CASE("jsProject: the nearest package.json that names a runner decides") {
   CHECK(pb2->runner == "jest");
 }
 
-TEST_CASE("findJsRunner: nested, then hoisted node_modules; a runner the project names but lacks is an error") {
+TEST_CASE("findJsRunner: nested, then hoisted node_modules, and a runner the project names but lacks is an error") {
   TempWorkspace ws;
   ws.write("node_modules/vitest/package.json", R"({"name": "vitest", "version": "1.6.1"})");
   ws.write("node_modules/vitest/vitest.mjs", "\n");
