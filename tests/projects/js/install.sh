@@ -4,7 +4,7 @@
 # and is gitignored; a workspaces root installs its packages' hoisted node_modules once).
 #
 #   tests/projects/js/install.sh [--into DIR] [NAME...]
-#     NAME: jest-js jest-ts vitest-ts mocha-js monorepo (default: all of them), and with --into
+#     NAME: jest-js jest-ts vitest-ts mocha-js mocha-ts monorepo (default: all of them), and with --into
 #           vitest-ts-pnpm: vitest-ts installed by pnpm (pinned, `npx pnpm@9.15.0`) from its
 #           pnpm-lock.yaml, with pnpm's layout (node_modules/.pnpm, packages as symlinks) and its
 #           store in DIR/.pnpm-store
@@ -27,7 +27,7 @@ command -v npm >/dev/null || { echo "install.sh: npm is needed (apt-get install 
 pnpm_version=9.15.0
 projects=("$@")
 if [ ${#projects[@]} -eq 0 ]; then
-  projects=(jest-js jest-ts vitest-ts mocha-js monorepo)
+  projects=(jest-js jest-ts vitest-ts mocha-js mocha-ts monorepo)
   [ -z "$into" ] || projects+=(vitest-ts-pnpm)
 fi
 for p in "${projects[@]}"; do
