@@ -183,6 +183,25 @@ TEST_CASE("reply shapes: JavaScript with demo code, a restated require and an ex
         "module.exports = { stem };\n");
 }
 
+TEST_CASE("reply shapes: TypeScript answered untyped and unexported keeps the stub's signature and export", "[refine][e2e][replies]") {
+  Workspace ws;
+  ws.write("scale.ts",
+           "export interface Point {\n  x: number;\n  y: number;\n}\n\n"
+           "export function scale(p: Point, k: number = 2): Point {\n  throw new Error('not implemented');\n}\n");
+  ws.write("scale.test.ts",
+           "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { scale, type Point } from './scale.js';\n\n"
+           "test('scale', () => {\n  const p: Point = { x: 1, y: 2 };\n  assert.deepEqual(scale(p, 3), { x: 3, y: 6 });\n"
+           "  assert.deepEqual(scale(p), { x: 2, y: 4 });\n});\n");
+  const std::string reply = "```ts\nfunction scale(p, k = 2) {\n  return { x: p.x * k, y: p.y * k };\n}\n```\n";
+  ScriptedModel model(always(reply));
+  auto r = generate(ws, &model, {"scale.ts:6", "--json", "--apply"});
+  INFO(describe(r));
+  REQUIRE(r.exitCode == 0);
+  CHECK(ws.read("scale.ts") ==
+        "export interface Point {\n  x: number;\n  y: number;\n}\n\n"
+        "export function scale(p: Point, k: number = 2): Point {\n  return { x: p.x * k, y: p.y * k };\n}\n");
+}
+
 TEST_CASE("reply shapes: C++ with restated includes, using namespace and a main() demo", "[refine][e2e][replies]") {
   Workspace ws;
   ws.write("vec.cpp", "#include <vector>\nusing namespace std;\n\nint total(const vector<int>& v) {}\n");

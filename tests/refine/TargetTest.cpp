@@ -179,6 +179,38 @@ TEST_CASE("javascript: stubs of every kind", "[refine][target]") {
   }
 }
 
+TEST_CASE("typescript: typed stubs (generics, return types, annotations, modifiers)", "[refine][target]") {
+  struct Case {
+    const char* text;
+    int line;
+    const char* name;
+    int first, last;
+  };
+  const Case cases[] = {
+      {"export function truncate(text: string, max: number, ellipsis = '\u2026'): string {\n  throw new Error('todo');\n}\n", 1,
+       "truncate", 1, 3},
+      {"export function first<T>(xs: readonly T[]): T | undefined {}\n", 1, "first", 1, 1},
+      {"declare function d(x: number): void {}\n", 1, "d", 1, 1},
+      {"export const add = (a: number, b: number): number => {\n  throw new Error('todo');\n};\n", 2, "add", 1, 3},
+      {"export const parse: (s: string) => number = (s) => {};\n", 1, "parse", 1, 1},
+      {"export const map = <A, B>(xs: A[], f: (a: A) => B): B[] => {};\n", 1, "map", 1, 1},
+      {"export class Stack<T> {\n  private items: T[] = [];\n  public peek(): T | undefined {}\n"
+       "  static from<U>(xs: U[]): Stack<U> {\n    throw new Error('todo');\n  }\n}\n",
+       3, "peek", 3, 3},
+      {"export class Stack<T> {\n  private items: T[] = [];\n  public peek(): T | undefined {}\n"
+       "  static from<U>(xs: U[]): Stack<U> {\n    throw new Error('todo');\n  }\n}\n",
+       5, "from", 4, 6},
+  };
+  for (const auto& c : cases) {
+    INFO(c.text << " @" << c.line);
+    Target t = mustFind(c.text, c.line, Language::JavaScript);
+    CHECK(t.kind == TargetKind::Stub);
+    CHECK(t.name == c.name);
+    CHECK(t.first == c.first);
+    CHECK(t.last == c.last);
+  }
+}
+
 TEST_CASE("javascript: comments, regexes, templates and non-stubs", "[refine][target]") {
   std::string text =
       "const re = /[{]/g;\n"

@@ -148,13 +148,17 @@ HeadMatch classifyJs(const std::string& h, const Frame& parent) {
     out.className = m[5];
     return out;
   }
-  static const std::regex kDecl(R"(^(export\s+(default\s+)?)?(async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(.*\)$)");
+  // TypeScript too: generics (`f<T>(`), a return type after the parameters (`): string`), a
+  // const's type annotation, `declare`, and the class members' modifiers.
+  static const std::regex kDecl(
+      R"(^(export\s+(default\s+)?)?(declare\s+)?(async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*(<.*>)?\s*\(.*\)(\s*:\s*[^=]+)?$)");
   static const std::regex kVar(
-      R"(^(export\s+)?(const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(async\s+)?(function\s*\*?\s*[\w$]*\s*\(.*\)|\(.*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)$)");
-  static const std::regex kMethod(R"(^(static\s+)?(async\s+)?(\*\s*)?((get|set)\s+)?(#?[A-Za-z_$][\w$]*)\s*\(.*\)$)");
+      R"(^(export\s+)?(const|let|var)\s+([A-Za-z_$][\w$]*)\s*(:(?:[^=]|=>)+)?=\s*(async\s+)?(function\s*\*?\s*[\w$]*\s*(<.*>)?\s*\(.*\)(\s*:\s*[^=]+)?|(<.*>\s*)?\(.*\)(\s*:\s*[^=]+)?\s*=>|[A-Za-z_$][\w$]*\s*=>)$)");
+  static const std::regex kMethod(
+      R"(^((public|private|protected|static|async|override|abstract|readonly|declare)\s+)*(\*\s*)?((get|set)\s+)?(#?[A-Za-z_$][\w$]*)\s*(<.*>)?\s*\(.*\)(\s*:\s*[^=]+)?$)");
   if (std::regex_match(h, m, kDecl)) {
     out.function = true;
-    out.name = m[4];
+    out.name = m[5];
   } else if (std::regex_match(h, m, kVar)) {
     out.function = true;
     out.name = m[3];

@@ -287,6 +287,119 @@ std::string withExportPrefix(const std::string& text, std::string_view have, std
   return text;
 }
 
+// A JavaScript-family header, split: what comes before the parameter list, the parameters
+// (depth-0 pieces), what follows them up to the body's `{`, and where that `{` is.
+struct JsHeader {
+  std::string before;               // "export function truncate" (generics removed)
+  std::vector<std::string> params;  // "text: string", "ellipsis = '…'"
+  std::string after;                // ": string", " =>"
+  std::size_t start = 0, brace = 0; // the header's first code character; the body's `{`
+};
+
+std::optional<JsHeader> jsHeader(std::string_view text) {
+  JsHeader h;
+  h.start = text.find_first_not_of(" \t\r\n");
+  if (h.start == std::string_view::npos) return std::nullopt;
+  std::size_t open = std::string_view::npos;
+  int angle = 0;
+  for (std::size_t i = h.start; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '<') ++angle;
+    else if (c == '>' && angle > 0) --angle;
+    else if (c == '(' && angle == 0) {
+      open = i;
+      break;
+    } else if (c == '{' || c == ';' || c == '\n') return std::nullopt;
+    else if (angle == 0) h.before += c;
+  }
+  if (open == std::string_view::npos) return std::nullopt;
+  int depth = 0;
+  std::size_t close = std::string_view::npos, pieceStart = open + 1;
+  char quote = 0;
+  for (std::size_t i = open; i < text.size(); ++i) {
+    char c = text[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"' || c == '`') quote = c;
+    else if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+    else if (c == ')' || c == ']' || c == '}' || (c == '>' && i > 0 && text[i - 1] != '=')) {
+      if (--depth == 0) {
+        close = i;
+        break;
+      }
+    } else if (c == ',' && depth == 1) {
+      h.params.emplace_back(trimView(text.substr(pieceStart, i - pieceStart)));
+      pieceStart = i + 1;
+    }
+  }
+  if (close == std::string_view::npos) return std::nullopt;
+  std::string_view last = trimView(text.substr(pieceStart, close - pieceStart));
+  if (!last.empty()) h.params.emplace_back(last);
+  std::size_t brace = text.find('{', close);
+  if (brace == std::string_view::npos) return std::nullopt;
+  h.after = std::string(text.substr(close + 1, brace - close - 1));
+  if (h.after.find_first_of("{};\n") != std::string::npos && trimView(h.after).find('\n') != std::string::npos) return std::nullopt;
+  h.brace = brace;
+  std::string b;
+  for (char c : h.before) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!b.empty() && b.back() != ' ') b += ' ';
+    } else {
+      b += c;
+    }
+  }
+  while (!b.empty() && b.back() == ' ') b.pop_back();
+  h.before = b;
+  return h;
+}
+
+// A parameter's name ("text" of "text: string = ''"), and whether it is annotated.
+std::string paramName(std::string_view p, bool* typed) {
+  std::size_t i = 0;
+  while (i < p.size() && (p[i] == '.' || std::isspace(static_cast<unsigned char>(p[i])))) ++i;
+  std::size_t j = i;
+  while (j < p.size() && (std::isalnum(static_cast<unsigned char>(p[j])) || p[j] == '_' || p[j] == '$')) ++j;
+  std::size_t k = j;
+  while (k < p.size() && std::isspace(static_cast<unsigned char>(p[k]))) ++k;
+  if (k < p.size() && p[k] == '?') ++k;
+  while (k < p.size() && std::isspace(static_cast<unsigned char>(p[k]))) ++k;
+  *typed = k < p.size() && p[k] == ':';
+  return std::string(p.substr(i, j - i));
+}
+
+// TypeScript: a stub's typed signature kept when the reply wrote the same function untyped
+// (`function f(a, b) {` for the stub's `function f(a: number, b = 2): number {`), so that the
+// file keeps its types (a strict type check, ts-jest's, would refuse the untyped parameters).
+std::string withStubSignature(const std::string& text, const Target& target) {
+  auto stub = jsHeader(target.stubText);
+  auto cand = jsHeader(text);
+  if (!stub || !cand || stub->params.size() != cand->params.size()) return text;
+  auto stripPrefix = [](std::string b) {
+    for (const char* p : {"export default ", "export "})
+      if (b.rfind(p, 0) == 0) b = b.substr(std::string(p).size());
+    return b;
+  };
+  if (stripPrefix(stub->before) != stripPrefix(cand->before)) return text;
+  bool stubTyped = trimView(stub->after).rfind(":", 0) == 0, candTyped = trimView(cand->after).rfind(":", 0) == 0;
+  for (std::size_t i = 0; i < stub->params.size(); ++i) {
+    bool st = false, ct = false;
+    const std::string sn = paramName(stub->params[i], &st), cn = paramName(cand->params[i], &ct);
+    if (sn.empty() || sn != cn) return text;
+    stubTyped = stubTyped || st;
+    candTyped = candTyped || ct;
+  }
+  if (!stubTyped || candTyped) return text;
+  // The stub's header from its first code character to its `{`, with the candidate's export
+  // prefix (already made the stub's own).
+  std::string head = target.stubText.substr(stub->start, stub->brace - stub->start);
+  std::string out = text;
+  out.replace(cand->start, cand->brace - cand->start, head);
+  return out;
+}
+
 std::string joinNames(const std::vector<std::string>& names) {
   std::string out;
   for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
@@ -617,6 +730,7 @@ ReplyCode codeFromReply(std::string_view reply, const Target& target, std::strin
   // Step 7: the user's spec.
   for (auto& k : kept) {
     if (k.isTarget && language == Language::Python) k.text = withUserDocstring(k.text, target);
+    if (k.isTarget && language == Language::JavaScript && target.kind == TargetKind::Stub) k.text = withStubSignature(k.text, target);
   }
 
   // Assemble: helpers from other units first (in their order), then the chosen unit's items

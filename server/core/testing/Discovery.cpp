@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/testing/adapters/Adapter.h"
+#include "core/testing/adapters/JsProject.h"
 
 namespace greenlight::core::testing {
 namespace fs = std::filesystem;
@@ -72,9 +73,14 @@ const std::regex& pyDef() {
   static const std::regex r(R"(^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\()");
   return r;
 }
+// JavaScript and TypeScript: function declarations (generics, `declare`), functions and arrows
+// bound to a const (a type annotation, typed parameters and return type), and class methods
+// (modifiers, generics, a return type) whose body opens on the line.
 const std::regex& jsDefs() {
   static const std::regex r(
-      R"(^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>|\(\s*$))");
+      R"(^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*(?:<[^(]*>)?\s*\()"
+      R"(|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::(?:[^=]|=>)+)?=\s*(?:async\s+)?(?:function\b|(?:<[^(]*>\s*)?\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>|(?:<[^(]*>\s*)?\(\s*$))"
+      R"(|^\s*(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)\s+)*\*?\s*#?([A-Za-z_$][\w$]*)\s*(?:<[^(]*>)?\s*\([^;]*\)\s*(?::\s*[^;{=]+)?\{\s*\}?\s*$)");
   return r;
 }
 const std::regex& cxxDef() {
@@ -99,8 +105,12 @@ std::optional<FunctionAt> matchDef(const std::string& line, Language language, i
       break;
     case Language::JavaScript:
       if (std::regex_search(line, m, jsDefs())) {
+        std::string name = m[1].matched ? m[1].str() : m[2].matched ? m[2].str() : m[3].str();
+        static const std::set<std::string> keywords = {"if", "for", "while", "switch", "catch", "with", "function",
+                                                       "return", "do", "else", "try", "finally", "constructor"};
+        if (m[3].matched && keywords.count(name)) break;
         *indent = indentOf(line);
-        return FunctionAt{m[1].matched ? m[1].str() : m[2].str(), 0};
+        return FunctionAt{name, 0};
       }
       break;
     case Language::Cxx: {
@@ -159,7 +169,10 @@ std::string findWorkspaceRoot(const std::string& file, const std::string& stopAt
 std::optional<Language> languageForPath(const std::string& path) {
   std::string ext = lower(fs::path(path).extension().string());
   if (ext == ".py") return Language::Python;
-  if (ext == ".js" || ext == ".mjs" || ext == ".cjs") return Language::JavaScript;
+  // TypeScript is of the JavaScript family: the same runners and harness (isTypeScriptPath).
+  if (ext == ".js" || ext == ".mjs" || ext == ".cjs" || ext == ".jsx" || ext == ".ts" || ext == ".tsx" || ext == ".mts" ||
+      ext == ".cts")
+    return Language::JavaScript;
   if (ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".hpp" || ext == ".h" || ext == ".hh" || ext == ".hxx")
     return Language::Cxx;
   return std::nullopt;
@@ -255,7 +268,7 @@ std::vector<std::string> candidateTestFiles(const fs::path& source, Language lan
                "test/test_" + stem + ".py"};
       break;
     case Language::JavaScript:
-      for (const char* ext : {".js", ".mjs", ".cjs"}) {
+      for (const char* ext : {".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx"}) {
         for (const char* kind : {".test", ".spec"}) {
           names.push_back(stem + kind + ext);
           names.push_back("__tests__/" + stem + kind + ext);
@@ -300,6 +313,45 @@ bool looksLikeTestFile(const fs::path& p, Language language) {
     case Language::Command: return false;
   }
   return false;
+}
+
+// A JavaScript/TypeScript source with no test file named after it, in a project without a runner
+// (node:test): the test files of its package (the nearest package.json's directory, else the
+// workspace root) whose local imports reach it (`../src/words.mjs` for words.mts, index files,
+// a few levels deep). Bounded: node_modules and dot directories skipped, at most kMaxEntries
+// entries walked and kMaxTests test files read.
+std::vector<std::string> jsTestsImporting(const fs::path& source, const fs::path& root, const OverlayProvider& overlay) {
+  constexpr std::size_t kMaxEntries = 5000, kMaxTests = 200;
+  fs::path base = root.empty() ? source.parent_path() : root;
+  for (fs::path d = source.parent_path();; d = d.parent_path()) {
+    if (fileExists((d / "package.json").string())) {
+      base = d;
+      break;
+    }
+    if (d == root || d == d.parent_path() || root.empty()) break;
+  }
+  std::vector<std::string> tests;
+  std::size_t entries = 0;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(base, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end && entries < kMaxEntries && tests.size() < kMaxTests; it.increment(ec), ++entries) {
+    const std::string name = it->path().filename().string();
+    if (it->is_directory(ec)) {
+      if (name == "node_modules" || name.rfind('.', 0) == 0 || it.depth() >= 6) it.disable_recursion_pending();
+      continue;
+    }
+    if (it->path() != source && languageForPath(it->path().string()) == Language::JavaScript &&
+        looksLikeTestFile(it->path(), Language::JavaScript))
+      tests.push_back(it->path().lexically_normal().string());
+  }
+  std::sort(tests.begin(), tests.end());
+  const std::string target = source.lexically_normal().string();
+  std::vector<std::string> found;
+  for (const auto& t : tests) {
+    const auto reached = jsImportClosure({t}, base.string(), overlay, 200);
+    if (std::find(reached.begin(), reached.end(), target) != reached.end()) found.push_back(t);
+  }
+  return found;
 }
 
 std::string substitute(std::string arg, const std::string& file, const std::string& dir) {
@@ -388,6 +440,8 @@ TestPlan builtinDiscovery(const DiscoveryContext& ctx) {
     plan.sourceIsTestFile = true;
   } else {
     plan.testFiles = candidateTestFiles(source, language, root);
+    if (language == Language::JavaScript && plan.testFiles.empty())
+      plan.testFiles = jsTestsImporting(source, root, request.overlay);
     for (const auto& extra : request.extraTestFiles) {
       if (std::find(plan.testFiles.begin(), plan.testFiles.end(), extra) == plan.testFiles.end()) plan.testFiles.push_back(extra);
     }

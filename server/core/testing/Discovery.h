@@ -3,8 +3,9 @@
 //  Python m.py      test_* functions, unittest.TestCase and Test* classes in m.py itself,
 //                   doctests in its docstrings, and test_m.py / m_test.py / tests/test_m.py
 //                   beside it or in any parent up to the workspace root.
-//  JavaScript m.js  m.test.js, m.spec.js (also .mjs/.cjs), __tests__/m.test.js, test/m.test.js,
-//  (.mjs, .cjs)     beside it or in a parent up to the root; node:test or plain asserts.
+//  JavaScript m.js  m.test.js, m.spec.js (also .mjs/.cjs/.ts/.mts/.cts/.tsx), __tests__/m.test.js,
+//  (.mjs, .cjs,     test/m.test.js, beside it or in a parent up to the root; node:test or plain
+//  .ts .tsx .mts .cts)  asserts. A project with jest, vitest or mocha: adapters/JsProject.h.
 //  C++ m.cpp/.hpp/.h  m_test.cpp, test_m.cpp, tests/m_test.cpp (beside or in a parent); plain
 //                   assert+main, Catch2 or GoogleTest (by the header the test includes).
 //  anything else    `tests.command` from the config (argv with {file} {dir}).
@@ -83,6 +84,9 @@ struct TestPlan {
   std::string runner;
   std::string rootDir;          // the runner's root and working directory (pytest's rootdir); "" for the built-in harnesses
   std::vector<std::string> runnerArgs;  // what the runner is asked to run (pytest node ids or paths, unittest names)
+  // The JS runners' test-name filter (jest/vitest -t, mocha --grep): a regular expression over
+  // the tests' title paths joined with ' '; "" runs every test of the files.
+  std::string namePattern;
   // Files the runner reads beyond the source and the tests (conftest.py, its config): their
   // unsaved text is what it sees, and they are part of the run's fingerprint.
   std::vector<std::string> supportFiles;

@@ -50,7 +50,7 @@ nlohmann::ordered_json testResultToJson(const TestResult& t) {
 nlohmann::ordered_json runResultToJson(const RunResult& r) {
   nlohmann::ordered_json j;
   j["file"] = r.file;
-  j["language"] = std::string(languageName(r.language));
+  j["language"] = std::string(languageNameOf(r.language, r.file));
   j["cached"] = r.cached;
   nlohmann::ordered_json tests = nlohmann::ordered_json::array();
   for (const auto& t : r.tests) tests.push_back(testResultToJson(t));

@@ -293,6 +293,7 @@ std::string runFingerprint(const TestPlan& plan, const RunOptions& options) {
   j["runner"] = plan.runner;
   j["rootDir"] = plan.rootDir;
   j["runnerArgs"] = plan.runnerArgs;
+  j["namePattern"] = plan.namePattern;
   j["withDoctests"] = options.doctests;
   j["timeout"] = timeLimit(options);
   j["sandbox"] = configToJson(options.config)["sandbox"];

@@ -34,7 +34,9 @@ bool skippedDir(const std::string& name) {
 bool sameFamily(const std::string& ext, Language language) {
   switch (language) {
     case Language::Python: return ext == ".py" || ext == ".json" || ext == ".txt";
-    case Language::JavaScript: return ext == ".js" || ext == ".mjs" || ext == ".cjs" || ext == ".json";
+    case Language::JavaScript:
+      return ext == ".js" || ext == ".mjs" || ext == ".cjs" || ext == ".jsx" || ext == ".ts" || ext == ".mts" ||
+             ext == ".cts" || ext == ".tsx" || ext == ".json";
     case Language::Cxx:
       return ext == ".h" || ext == ".hpp" || ext == ".hh" || ext == ".hxx" || ext == ".cpp" || ext == ".cc" ||
              ext == ".cxx" || ext == ".inc" || ext == ".ipp";
@@ -101,7 +103,10 @@ bool Staging::prepare(const TestPlan& plan, const OverlayProvider& overlay, std:
   if (root_.empty()) return false;
   std::vector<std::string> files = {plan.sourceFile};
   files.insert(files.end(), plan.testFiles.begin(), plan.testFiles.end());
+  // The files they need (supportFiles: the modules a JS test imports) are staged too, and the
+  // common directory takes them in, and `alsoUnder` (a Python package's parent).
   std::vector<std::string> anchors = files;
+  anchors.insert(anchors.end(), plan.supportFiles.begin(), plan.supportFiles.end());
   if (!alsoUnder.empty()) anchors.push_back(alsoUnder + "/.");
   base_ = commonDirectory(anchors);
   map_.addPrefix(kSandboxSrc, base_);
@@ -123,6 +128,9 @@ bool Staging::prepare(const TestPlan& plan, const OverlayProvider& overlay, std:
   };
   for (const auto& f : files) {
     if (!stage(f, true)) return false;
+  }
+  for (const auto& f : plan.supportFiles) {
+    if (!stage(f, false)) return false;
   }
   // Siblings: same-language files under the common directory (imports of helpers, headers).
   if (plan.language != Language::Command || true) {
@@ -252,6 +260,14 @@ bool Staging::prepareInPlace(const TestPlan& plan, const OverlayProvider& overla
     if (i < tracked) texts_.emplace_back(path, unsaved ? *unsaved : *disk);
   }
   base_ = commonDirectory(std::vector<std::string>(files.begin(), files.begin() + static_cast<long>(tracked)));
+  return true;
+}
+
+bool Staging::prepareScratch(std::string* error) {
+  root_ = makeStagingRoot(error);
+  if (root_.empty()) return false;
+  std::error_code ec;
+  fs::create_directories(root_ + "/.gl", ec);
   return true;
 }
 

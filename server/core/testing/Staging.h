@@ -35,6 +35,8 @@ class Staging {
   // (rewritten in place, every file of the plan bound whether or not it changed), so a warm
   // spare whose binds were made before the run serves it (sandbox spares are keyed by binds).
   bool prepareInPlace(const TestPlan& plan, const OverlayProvider& overlay, std::string* error, bool stable = false);
+  // Only the scratch root with an empty /work/.gl (a helper process: a runner's probe).
+  bool prepareScratch(std::string* error);
   // host copy -> the path it covers inside the sandbox
   const std::vector<std::pair<std::string, std::string>>& overlayBinds() const { return binds_; }
   // Writes a harness file into /work/.gl; returns its sandbox path.

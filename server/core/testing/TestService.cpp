@@ -204,6 +204,8 @@ RunOutcome TestService::execute(Job& job) {
     return outcome;
   }
   std::string error;
+  // A file discovery refuses still says what it is (an unknown extension: "command").
+  outcome.result.language = languageForPath(job.key).value_or(Language::Command);
   auto plan = discoverTests(discoveryFor(req, job.key, options_.toolEnvironment), &error);
   if (!plan) {
     outcome.result.error = error;

@@ -12,6 +12,20 @@ std::string_view languageName(Language language) {
   return "unknown";
 }
 
+bool isTypeScriptPath(std::string_view path) {
+  auto dot = path.rfind('.');
+  auto slash = path.rfind('/');
+  if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) return false;
+  std::string ext(path.substr(dot));
+  for (auto& c : ext) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return ext == ".ts" || ext == ".tsx" || ext == ".mts" || ext == ".cts";
+}
+
+std::string_view languageNameOf(Language language, std::string_view file) {
+  if (language == Language::JavaScript && isTypeScriptPath(file)) return "typescript";
+  return languageName(language);
+}
+
 std::string_view testStatusName(TestStatus status) {
   switch (status) {
     case TestStatus::Passed: return "passed";

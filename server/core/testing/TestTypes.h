@@ -21,6 +21,10 @@ namespace greenlight::core::testing {
 enum class Language { Python, JavaScript, Cxx, Command };
 // "python", "javascript", "cpp", "command".
 std::string_view languageName(Language language);
+// .ts .tsx .mts .cts (TypeScript runs as Language::JavaScript).
+bool isTypeScriptPath(std::string_view path);
+// What `run --json` says a file is: languageName(), but "typescript" for a TypeScript file.
+std::string_view languageNameOf(Language language, std::string_view file);
 
 enum class TestStatus { Passed, Failed, Error, Timeout, Skipped };
 // "passed", "failed", "error", "timeout", "skipped".

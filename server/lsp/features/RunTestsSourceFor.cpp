@@ -25,12 +25,13 @@ std::vector<std::string> sourceCandidatesFor(const std::string& testFile) {
   if (ext == ".py") {
     if (startsWith(stem, "test_")) names.push_back(stem.substr(5) + ".py");
     if (endsWith(stem, "_test")) names.push_back(stem.substr(0, stem.size() - 5) + ".py");
-  } else if (ext == ".js" || ext == ".mjs" || ext == ".cjs") {
+  } else if (ext == ".js" || ext == ".mjs" || ext == ".cjs" || ext == ".jsx" || ext == ".ts" || ext == ".mts" ||
+             ext == ".cts" || ext == ".tsx") {
     for (const char* marker : {".test", ".spec"}) {
       if (!endsWith(stem, marker)) continue;
       std::string base = stem.substr(0, stem.size() - std::string(marker).size());
       names.push_back(base + ext);
-      for (const char* other : {".js", ".mjs", ".cjs"}) {
+      for (const char* other : {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}) {
         if (ext != other) names.push_back(base + other);
       }
     }

@@ -5,6 +5,9 @@ namespace greenlight::core::testing {
 const RunnerAdapter& pytestAdapter();
 const RunnerAdapter& unittestAdapter();
 const RunnerAdapter& pythonHarnessAdapter();
+const RunnerAdapter& jestAdapter();
+const RunnerAdapter& vitestAdapter();
+const RunnerAdapter& mochaAdapter();
 const RunnerAdapter& nodeHarnessAdapter();
 const RunnerAdapter& cmakeAdapter();
 const RunnerAdapter& cxxSingleFileAdapter();
@@ -13,8 +16,9 @@ const RunnerAdapter& commandAdapter();
 const std::vector<const RunnerAdapter*>& adapters() {
   // The project's own runner first, the built-in harness of each language last.
   static const std::vector<const RunnerAdapter*> all = {
-      &pytestAdapter(),     &unittestAdapter(),       &pythonHarnessAdapter(),
-      &nodeHarnessAdapter(), &cmakeAdapter(),          &cxxSingleFileAdapter(), &commandAdapter(),
+      &pytestAdapter(),      &unittestAdapter(), &pythonHarnessAdapter(), &jestAdapter(),
+      &vitestAdapter(),      &mochaAdapter(),    &nodeHarnessAdapter(),   &cmakeAdapter(),
+      &cxxSingleFileAdapter(), &commandAdapter(),
   };
   return all;
 }

@@ -1,11 +1,13 @@
 // The built-in node harness (harness/node_harness.js + node:test): test files beside the source
 // (m.test.js, __tests__/, test/) run under node:test with their asserts recording values, for
 // projects without jest, vitest or mocha. Files are staged as copies under /work/src.
+#include <algorithm>
 #include <filesystem>
 #include <regex>
 
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
+#include "core/testing/adapters/JsProject.h"
 #include "core/testing/harness/Harnesses.h"
 
 namespace greenlight::core::testing {
@@ -34,8 +36,17 @@ RunResult runNodeHarness(const TestPlan& plan, const RunOptions& options, Stagin
   staging.addHarnessFile("node_rewrite.js", harness::nodeRewriter());
   staging.addHarnessFile("acorn.js", harness::acornParser());
   std::string config = staging.addHarnessFile("config.json", cfg.dump());
+  // TypeScript without a runner of the project's: greenlight's hook (amaro strips the types).
+  bool typescript = isTypeScriptPath(plan.sourceFile);
+  for (const auto& t : plan.testFiles) typescript = typescript || isTypeScriptPath(t);
+  std::string tsImport;
+  if (typescript) {
+    tsImport = "--import=" + staging.addHarnessFile("ts_hook.mjs", harness::tsHook());
+    staging.addHarnessFile("amaro.js", harness::amaroTransformer());
+  }
   sandbox::Policy p = basePolicy(plan, options, staging, &*tool);
   p.argv = {tool->path, "--test-reporter=" + reporter, "--test-reporter-destination=stdout"};
+  if (typescript) p.argv.push_back(tsImport);
   if (!plan.selected.empty()) {
     std::string pattern = "^(";
     for (std::size_t i = 0; i < plan.selected.size(); ++i) {
@@ -61,11 +72,21 @@ RunResult runNodeHarness(const TestPlan& plan, const RunOptions& options, Stagin
   // node reads --test-name-pattern when node:test loads, so a run with a selection is not one
   // an interpreter started ahead could serve: it runs cold.
   if (options.warm && !options.executor && plan.selected.empty()) {
-    p.warm = warmStart({p.argv[0], p.argv[1], p.argv[2], std::string(kSandboxGl) + "/node_warm.js"},
-                       {{".gl/node_rewrite.js", harness::nodeRewriter()},
-                        {".gl/acorn.js", harness::acornParser()},
-                        {".gl/node_reporter.mjs", harness::nodeReporter()},
-                        {".gl/node_warm.js", harness::nodeWarm()}});
+    if (typescript) {
+      p.warm = warmStart({p.argv[0], p.argv[1], p.argv[2], tsImport, std::string(kSandboxGl) + "/node_warm.js"},
+                         {{".gl/node_rewrite.js", harness::nodeRewriter()},
+                          {".gl/acorn.js", harness::acornParser()},
+                          {".gl/node_reporter.mjs", harness::nodeReporter()},
+                          {".gl/node_warm.js", harness::nodeWarm()},
+                          {".gl/ts_hook.mjs", harness::tsHook()},
+                          {".gl/amaro.js", harness::amaroTransformer()}});
+    } else {
+      p.warm = warmStart({p.argv[0], p.argv[1], p.argv[2], std::string(kSandboxGl) + "/node_warm.js"},
+                         {{".gl/node_rewrite.js", harness::nodeRewriter()},
+                          {".gl/acorn.js", harness::acornParser()},
+                          {".gl/node_reporter.mjs", harness::nodeReporter()},
+                          {".gl/node_warm.js", harness::nodeWarm()}});
+    }
   }
   const PathMap& map = staging.pathMap();
   auto [step, outcome] = runHarness(p, options, map, result);
@@ -83,7 +104,27 @@ class NodeHarnessAdapter final : public RunnerAdapter {
  public:
   std::string_view name() const override { return "node"; }
   bool handles(Language language) const override { return language == Language::JavaScript; }
-  std::optional<TestPlan> discover(const DiscoveryContext& ctx, std::string*) const override { return builtinDiscovery(ctx); }
+  std::optional<TestPlan> discover(const DiscoveryContext& ctx, std::string*) const override {
+    TestPlan plan = builtinDiscovery(ctx);
+    // The local modules the tests import (a test file in test/ importing ../src/m.ts): staged
+    // beside them. Relative to the nearest package.json (aliases), else the workspace.
+    std::string root = ctx.workspaceRoot;
+    std::error_code ec;
+    for (fs::path d = fs::path(ctx.source).parent_path(); d.string().size() >= ctx.workspaceRoot.size(); d = d.parent_path()) {
+      if (fs::is_regular_file(d / "package.json", ec)) {
+        root = d.string();
+        break;
+      }
+      if (d == d.parent_path()) break;
+    }
+    std::vector<std::string> files = plan.testFiles;
+    files.push_back(ctx.source);
+    for (const auto& f : jsImportClosure(files, root, ctx.request.overlay, 200)) {
+      if (f != ctx.source && std::find(plan.testFiles.begin(), plan.testFiles.end(), f) == plan.testFiles.end())
+        plan.supportFiles.push_back(f);
+    }
+    return plan;
+  }
   RunResult run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const override {
     std::string error;
     if (!staging.prepare(plan, options.overlay, &error)) {

@@ -61,6 +61,9 @@ inline constexpr char kJsProbe[] =
 inline constexpr char kJsWarm[] =
 #include "js_warm.js"
     ;
+inline constexpr char kViteSandbox[] =
+#include "vite_sandbox.mjs"
+    ;
 inline constexpr char kTsHook[] =
 #include "ts_hook.mjs"
     ;

@@ -36,6 +36,7 @@ using embedded::kJestReporter;
 using embedded::kJsEvents;
 using embedded::kJsProbe;
 using embedded::kJsWarm;
+using embedded::kViteSandbox;
 using embedded::kMochaReporter;
 using embedded::kTsHook;
 using embedded::kVitestReporter;
@@ -62,6 +63,7 @@ std::string_view vitestReporter() { return unwrap(kVitestReporter, "*/", "/*"); 
 std::string_view mochaReporter() { return unwrap(kMochaReporter, "*/", "/*"); }
 std::string_view jsProbe() { return unwrap(kJsProbe, "*/", "/*"); }
 std::string_view jsWarm() { return unwrap(kJsWarm, "*/", "/*"); }
+std::string_view viteSandbox() { return unwrap(kViteSandbox, "*/", "/*"); }
 std::string_view tsHook() { return unwrap(kTsHook, "*/", "/*"); }
 std::string_view amaroTransformer() { return {kAmaro, sizeof kAmaro - 1}; }
 std::string_view cxxSupport() { return unwrap(kCxx, "*/", "/*"); }

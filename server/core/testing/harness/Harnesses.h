@@ -30,6 +30,8 @@ std::string_view vitestReporter();  // vitest_reporter.mjs: --reporter=/work/.gl
 std::string_view mochaReporter();   // mocha_reporter.js: --require and --reporter /work/.gl/mocha_reporter.js
 std::string_view jsProbe();         // js_probe.js: asks the project's runner for its config and test files
 std::string_view jsWarm();          // js_warm.js: warm start with the runner's modules loaded
+// vitest's main process on an older vite, read-only and offline: `node --import=/work/.gl/vite_sandbox.mjs`
+std::string_view viteSandbox();     // vite_sandbox.mjs
 // Plain node and TypeScript: `node --import /work/.gl/ts_hook.mjs`, with amaro.js beside it.
 std::string_view tsHook();          // ts_hook.mjs
 std::string_view amaroTransformer();  // third_party/amaro/amaro.js (3.7 MB: write it only for .ts runs)

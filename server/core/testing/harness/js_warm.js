@@ -19,7 +19,7 @@ R"GLJS(
 //   mocha   mocha's CLI and library, and greenlight's mocha reporter (it patches mocha before
 //           the spec files load).
 // Nothing of the project itself is loaded (no config file, no test, no source: they may
-// change before the run). Then it blocks reading fd 1023, as node_warm.js does.
+// change before the run). The preload runs in GL_WARM_ROOT, the run's working directory. Then it blocks reading fd 1023, as node_warm.js does.
 // At the run: fd 1023 carries "<argc>\0<envc>\0", argv, envp and the workdir (each
 // NUL-terminated), then EOF. The environment becomes envp, the working directory the workdir,
 // process.argv what `node [flags] script args` gives, and the script (the runner's bin, e.g.
@@ -58,6 +58,13 @@ function preload(bases, name) {
 async function greenlightWarmLoad() {
   const runner = process.env.GL_WARM_RUNNER;
   const root = process.env.GL_WARM_ROOT || process.cwd();
+  // In the directory the run will have (the project's): modules capture it when they load
+  // (mocha's stack filter strips `process.cwd() + '/'` from every frame).
+  try {
+    process.chdir(root);
+  } catch (e) {
+    // the run sets it anyway
+  }
   const bases = [root];
   if (runner === 'jest') {
     // What a cold in-band run loads in node's own module system (traced on jest 29 and 30).
