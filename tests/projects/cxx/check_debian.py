@@ -47,6 +47,11 @@ FILES = {
         "samples/prime_tables.h": ["sample6_unittest"],
         **{"samples/%s.cc" % t: ["declared"] for t in GT},
     },
+    "debian-catch2-examples": {
+        "examples/%s.cpp" % f: ["declared"] for f in (
+            "020-TestCase-2", "030-Asn-Require-Check", "100-Fix-Section", "110-Fix-ClassFixture",
+            "120-Bdd-ScenarioGivenWhenThen", "300-Gen-OwnGenerator", "302-Gen-Table")
+    },
     "debian-doctest-examples": {
         "all_features/header.h": ["all_features"],
         **{"all_features/%s.cpp" % f: ["declared"] for f in (
@@ -84,7 +89,7 @@ def truth(name, root, spec, work):
     subprocess.run(["nice", "-n", "10", "cmake", "--build", build, "-j2"], check=True, stdout=subprocess.DEVNULL)
     out = {}
     rel = lambda p: os.path.relpath(os.path.realpath(p), os.path.realpath(root)) if p else None
-    for target in sorted(set(t for ts in FILES[name].values() for t in ts if t != "declared")):
+    for target in spec.get("targets") or sorted(set(t for ts in FILES[name].values() for t in ts if t != "declared")):
         exe = os.path.join(build, target)
         report = os.path.join(build, target + ".report")
         if spec["framework"] == "gtest":
@@ -93,6 +98,12 @@ def truth(name, root, spec, work):
                 for t in s["testsuite"]:
                     st = "failed" if t.get("failures") else "skipped" if t.get("result") in ("SKIPPED", "SUPPRESSED") or t.get("status") == "NOTRUN" else "passed"
                     out["%s::%s.%s" % (target, s["name"], t["name"])] = (st, rel(t.get("file")))
+        elif spec["framework"] == "catch2":
+            subprocess.run([exe, "-r", "xml", "-o", report], stdout=subprocess.DEVNULL, cwd=build)
+            for tc in ET.parse(report).getroot().iter("TestCase"):
+                ok = tc.find("OverallResult")
+                st = "passed" if ok is not None and ok.get("success") == "true" else "failed"
+                out["%s::%s" % (target, tc.get("name"))] = (st, rel(tc.get("filename")))
         else:
             subprocess.run([exe, "-r=xml", "-out=" + report], stdout=subprocess.DEVNULL, cwd=build)
             for tc in ET.parse(report).getroot().iter("TestCase"):
