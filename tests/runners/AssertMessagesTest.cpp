@@ -125,6 +125,18 @@ TEST_CASE("GoogleTest failure texts become actual/expected") {
   REQUIRE(d);
   CHECK(d->actual == "\"ab\\ncd\"");
   CHECK(d->expected == "\"x\"");
+  // GoogleTest's own order, EXPECT_EQ(expected, actual), as its samples write it: the literal on
+  // the left is the expected value (sample1_unittest.cc: EXPECT_EQ(1, Factorial(1)) with a bug).
+  d = describeGtestFailure("Expected equality of these values:\n  1\n  Factorial(1)\n    Which is: 2");
+  REQUIRE(d);
+  CHECK(d->message == "Factorial(1) returned 2, expected 1");
+  CHECK(d->actual == "2");
+  CHECK(d->expected == "1");
+  // Both sides computed: the left one stays the actual value.
+  d = describeGtestFailure("Expected equality of these values:\n  a\n    Which is: 1\n  b\n    Which is: 2");
+  REQUIRE(d);
+  CHECK(d->actual == "1");
+  CHECK(d->expected == "2");
   d = describeGtestFailure("Expected: (add(5, 1)) < (2), actual: 4 vs 2");
   REQUIRE(d);
   CHECK(d->message == "add(5, 1) returned 4, expected < 2");

@@ -244,9 +244,18 @@ std::optional<CheckDescription> describeGtestFailure(std::string_view text) {
     }
     if (i >= lines.size()) return std::nullopt;
     std::string rhs = trimmed(lines[i++]), rhsValue = rhs;
+    bool rhsComputed = false;
     if (i < lines.size()) {
-      if (auto v = after(lines[i], "Which is: ")) rhsValue = *v;
+      if (auto v = after(lines[i], "Which is: ")) {
+        rhsValue = *v;
+        rhsComputed = true;
+      }
     }
+    // GoogleTest's own convention (its samples, its docs before 1.10): EXPECT_EQ(expected, actual),
+    // e.g. EXPECT_EQ(1, Factorial(1)). GoogleTest prints "Which is:" only under an expression whose
+    // text differs from its value: a literal on the left with a computed value on the right is the
+    // expected value, the right side the actual one.
+    if (lhsValue == lhs && rhsComputed) return describeComparison(rhs + " == " + lhs, "==", rhsValue, lhsValue);
     return describeComparison(lhs + " == " + rhs, "==", lhsValue, rhsValue);
   }
   static const std::regex binary(R"(^Expected: \((.*)\) (==|!=|<|<=|>|>=) \((.*)\), actual: (.*) vs (.*)$)");

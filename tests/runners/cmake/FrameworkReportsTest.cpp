@@ -277,6 +277,31 @@ TEST_CASE("doctest xml: a crash is reported for the test that was running - the 
   CHECK(rs.size() == 6);  // the tests after the crash are not in the report
 }
 
+// doctest::expected_failures(n): doctest 2.4.9 writes the count on OverallResultsAsserts, not on the
+// TestCase (doctest's examples/all_features, test_cases_and_suites.cpp). Met as often as expected:
+// an expected failure like may_fail/should_fail; more often: a failure.
+TEST_CASE("doctest xml: expected_failures on OverallResultsAsserts") {
+  const char* xml = R"(<?xml version="1.0" encoding="UTF-8"?>
+<doctest binary="t">
+  <TestSuite>
+    <TestCase name="fails 1 time as it should" filename="t.cpp" line="69">
+      <Message type="FATAL ERROR" filename="t.cpp" line="69"><Text/></Message>
+      <OverallResultsAsserts successes="0" failures="1" test_case_success="true" expected_failures="1"/>
+    </TestCase>
+    <TestCase name="fails more times than it should" filename="t.cpp" line="70">
+      <Message type="ERROR" filename="t.cpp" line="71"><Text/></Message>
+      <Message type="ERROR" filename="t.cpp" line="72"><Text/></Message>
+      <OverallResultsAsserts successes="0" failures="2" test_case_success="false" expected_failures="1"/>
+    </TestCase>
+  </TestSuite>
+</doctest>
+)";
+  auto rs = parseDoctestXml(xml, "t");
+  CHECK(byName(rs, "fails 1 time as it should").outcome == "xfailed");
+  CHECK(byName(rs, "fails 1 time as it should").result.status == TestStatus::Skipped);
+  CHECK(byName(rs, "fails more times than it should").result.status == TestStatus::Failed);
+}
+
 TEST_CASE("doctest xml: binary asserts, strings, Approx, nested subcases, may_fail, FAIL_CHECK, output") {
   auto rs = parseDoctestXml(report("doctest-edge.xml"), "doctest_edge");
   const auto& strings = byName(rs, "strings");

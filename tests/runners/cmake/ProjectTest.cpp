@@ -157,6 +157,10 @@ TEST_CASE("a declaration names the instances its framework reports") {
   CHECK_FALSE(declares(tmpl, "works with several element"));
   TestDecl scenario{Framework::Catch2, "SCENARIO", "a scenario", 1, 2, ""};
   CHECK(declares(scenario, "Scenario: a scenario"));
+  CHECK_FALSE(declares(scenario, "a scenario"));  // a TEST_CASE of that name elsewhere
+  TestDecl doctestScenario{Framework::Doctest, "SCENARIO", "a scenario", 1, 2, ""};
+  CHECK(declares(doctestScenario, "  Scenario: a scenario"));
+  CHECK_FALSE(declares(doctestScenario, "a scenario"));
   TestDecl catchTemplate{Framework::Catch2, "TEMPLATE_TEST_CASE", "sizes", 1, 2, ""};
   CHECK(declares(catchTemplate, "sizes - int"));
   CHECK_FALSE(declares(catchTemplate, "sizes of things"));

@@ -907,8 +907,11 @@ std::vector<CaseResult> parseDoctestXml(std::string_view xml, std::string_view t
       const std::string printed = stripOwnXmlIndent(tc->text);
       if (!printed.empty()) r.result.output = cap(printed, kOutputCap);
       const Node* overall = tc->child("OverallResultsAsserts");
+      // doctest::expected_failures(n) shows as an attribute of OverallResultsAsserts (doctest 2.4.9),
+      // may_fail/should_fail as attributes of the TestCase.
       const bool expectFail = tc->attr("may_fail") == "true" || tc->attr("should_fail") == "true" ||
-                              tc->attr("expected_failures") != "";
+                              tc->attr("expected_failures") != "" ||
+                              (overall && overall->attr("expected_failures") != "");
       if (overall) {
         r.result.durationMs = std::atof(overall->attr("duration").c_str()) * 1000;
         const bool ok = overall->attr("test_case_success") == "true";

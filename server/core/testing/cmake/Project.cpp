@@ -192,6 +192,11 @@ std::vector<TestDecl> scanTestDeclarations(const std::string& text, Framework fr
 }
 
 bool declares(const TestDecl& d, const std::string& name) {
+  // SCENARIO("x") is the test "Scenario: x", never "x": Catch2's own examples have a
+  // TEST_CASE("vectors can be sized and resized") and a SCENARIO of that name in another file.
+  if (d.macro == "SCENARIO" && d.framework == Framework::Catch2) return name == "Scenario: " + d.name;
+  if (d.macro == "SCENARIO" && d.framework == Framework::Doctest)
+    return name == "  Scenario: " + d.name || name == "Scenario: " + d.name;
   if (name == d.name) return true;
   auto starts = [&](const std::string& prefix) { return name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0; };
   switch (d.framework) {
