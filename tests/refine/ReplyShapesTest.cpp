@@ -69,7 +69,7 @@ TEST_CASE("reply shapes: bare code restating the prompt passes, the docstring by
   CHECK_THAT(model.lastUser(1), Catch::Contains("no fenced code block"));
 }
 
-TEST_CASE("reply shapes: the model's own wrong example is never run; the user's docstring is", "[refine][e2e][replies]") {
+TEST_CASE("reply shapes: the model's own wrong example is never run, the user's docstring is", "[refine][e2e][replies]") {
   Workspace ws;
   ws.write("close.py", kCloseFile);
   // Right code, but a docstring with an invented, false example and a misspelt call.
