@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A run on save of one test file of a real JS/TS project (tests/projects/js, installed from npm at
-# the pinned versions into BUILD/tests/projects/js/installed, as the ctest fixture does) through the TestService as the language server runs it
+# the pinned versions into BUILD/tests/projects/js/installed; the ctest fixture uses /tmp/greenlight-js-projects-HASH) through the TestService as the language server runs it
 # (bench_spares: cold, with spare sandboxes, with a warm runner: js_warm.js on a warm spare),
 # against the runner's own CLI on that file outside any sandbox (`jest FILE`, `vitest run FILE`,
 # `mocha FILE`, with the runner's own cache as a user has it), interleaved. Goal: warm ≤ 0.5x the
@@ -23,7 +23,7 @@ picks=("$@")
                                 monorepo/packages/core test/scheduler.test.ts mocha-js test/parse.js)
 bench="$build/bench/runners/bench_spares"
 [ -x "$bench" ] || { echo "bench-js-runners.sh: build $bench first (cmake --build $build --target bench_spares)" >&2; exit 2; }
-dest="$build/tests/projects/js/installed"  # where the ctest fixture installs them too
+dest="$build/tests/projects/js/installed"
 "$here/../../tests/projects/js/install.sh" --into "$dest" >/dev/null
 for ((i = 0; i < ${#picks[@]}; i += 2)); do
   project=${picks[i]} file=${picks[i + 1]}

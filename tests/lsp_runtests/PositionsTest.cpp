@@ -1,5 +1,6 @@
 // Pure tests of the run-tests conversions: column units -> LSP positions, RunResult -> per-file
 // diagnostics (ranges, related information, data, empty entries), test file -> source.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "lsp/features/RunTestsDiagnostics.h"
@@ -155,7 +156,16 @@ TEST_CASE("a saved test file maps to its source") {
   CHECK(lsp::sourceCandidatesFor("/w/m_test.py") == std::vector<std::string>{"/w/m.py"});
   CHECK(lsp::sourceCandidatesFor("/w/tests/test_m.py") == std::vector<std::string>{"/w/tests/m.py", "/w/m.py"});
   CHECK(lsp::sourceCandidatesFor("/w/m.test.js").front() == "/w/m.js");
-  CHECK(lsp::sourceCandidatesFor("/w/__tests__/m.spec.mjs")[3] == "/w/m.mjs");
+  {
+    // Same extension first, beside the test, then the TypeScript/JavaScript siblings, then the
+    // same names one directory up (a test in __tests__/ for a source beside that directory).
+    const auto c = lsp::sourceCandidatesFor("/w/__tests__/m.spec.mjs");
+    REQUIRE(c.size() == 16);
+    CHECK(c.front() == "/w/__tests__/m.mjs");
+    CHECK(std::find(c.begin(), c.begin() + 8, "/w/__tests__/m.mts") != c.begin() + 8);
+    CHECK(c[8] == "/w/m.mjs");
+    CHECK(std::find(c.begin() + 8, c.end(), "/w/m.ts") != c.end());
+  }
   CHECK(lsp::sourceCandidatesFor("/w/m_test.cpp").front() == "/w/m.cpp");
   CHECK(lsp::sourceCandidatesFor("/w/test_m.cpp")[3] == "/w/m.hpp");
   CHECK(lsp::sourceCandidatesFor("/w/m.py").empty());

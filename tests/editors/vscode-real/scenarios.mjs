@@ -164,8 +164,8 @@ export async function cancel({ wb, workspace, modelLog }) {
   await wb.goToLine(5);
   await wb.keyboard.press('End');
   await wb.keyboard.insertText(' (slowly)');
-  const before = await wb.editorText();
-  assert.match(before, /0 for n <= 0\. \(slowly\)/);
+  // The model reads the typed words; the editor shows them a frame later on a loaded machine.
+  const before = await wb.waitForEditorText('the typed " (slowly)"', (t) => /0 for n <= 0\. \(slowly\)/.test(t));
   await wb.openCodeActions(/Generate code from comment, verified by tests/);
   const mark = await wb.mark();
   await wb.chooseCodeAction(/Generate code from comment, verified by tests/);

@@ -99,8 +99,19 @@ export class Workbench {
   }
 
   async quickInputChoose(keys, text, rowLabel, timeoutMs = this.timeoutMs) {
+    // The previous quick input may still be closing (visible, not focused) when the keys are
+    // pressed on a loaded machine: wait until THE input has the focus, or the text lands in the
+    // editor (seen once in CI under load).
     await this.keyboard.press(keys);
-    await this.page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: timeoutMs });
+    await this.waitFor(
+      'the quick input to open with the focus',
+      () => {
+        const input = document.querySelector('.quick-input-widget input');
+        return input !== null && input.offsetParent !== null && document.activeElement === input;
+      },
+      undefined,
+      timeoutMs,
+    );
     await this.keyboard.insertText(text);
     if (rowLabel !== undefined) {
       await this.waitFor(

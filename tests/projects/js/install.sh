@@ -21,6 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 into=""
 if [ "${1:-}" = "--into" ]; then
   into=$(mkdir -p "$2" && cd "$2" && pwd)
+  chmod go+rx "$into"  # the sandbox's user (uid 65534 under root) reads the copies
   shift 2
 fi
 command -v npm >/dev/null || { echo "install.sh: npm is needed (apt-get install npm)" >&2; exit 77; }
