@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Re-vendors amaro's dist/internal.js (as amaro.js) and its licenses from the npm registry, at
+# Re-vendors amaro's dist/internal.js (as amaro.js.gz: 3.7 MB of text, kept gzipped) and its licenses from the npm registry, at
 # the pinned version.
 #
 #   third_party/amaro/vendor.sh                       re-fetch the version in PIN, verify, write
@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "vendor.sh: $*" >&2; exit 1; }
 
 read_pin() { sed -n "s/^$1=//p" "$here/PIN"; }
-files=(amaro.js LICENSE.md LICENSE.swc)
+files=(amaro.js.gz LICENSE.md LICENSE.swc)
 
 if [ "${1:-}" = "--check" ]; then
   cd "$here" && sha256sum --quiet -c SHA256SUMS || die "vendored files differ from SHA256SUMS (edited by hand? re-run vendor.sh)"
@@ -64,7 +64,7 @@ if grep -q ')GLAMARO"' "$work/x/package/dist/internal.js"; then
   die "dist/internal.js contains the embedding delimiter )GLAMARO\" (change it in CMakeLists.txt)"
 fi
 
-cp "$work/x/package/dist/internal.js" "$here/amaro.js"
+gzip -9 -n -c "$work/x/package/dist/internal.js" > "$here/amaro.js.gz"
 cp "$work/x/package/LICENSE.md" "$here/LICENSE.md"
 cp "$work/x/package/dist/LICENSE" "$here/LICENSE.swc"
 {
@@ -75,4 +75,4 @@ cp "$work/x/package/dist/LICENSE" "$here/LICENSE.swc"
   echo "integrity=$integrity"
 } > "$here/PIN"
 (cd "$here" && sha256sum "${files[@]}" > SHA256SUMS)
-echo "vendor.sh: vendored $package@$version ($(wc -c < "$here/amaro.js") bytes of dist/internal.js)"
+echo "vendor.sh: vendored $package@$version ($(wc -c < "$work/x/package/dist/internal.js") bytes of dist/internal.js, $(wc -c < "$here/amaro.js.gz") gzipped)"

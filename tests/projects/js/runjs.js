@@ -29,7 +29,8 @@ function stageGl(dir) {
     fs.writeFileSync(path.join(dir, name), unwrap(fs.readFileSync(src, 'utf8')));
   }
   // Vendored files are written byte for byte (like acornParser()).
-  fs.copyFileSync(path.join(HARNESS, '../../../../third_party/amaro/amaro.js'), path.join(dir, 'amaro.js'));
+  const amaro = path.join(HARNESS, '../../../../third_party/amaro/amaro.js.gz');
+  fs.writeFileSync(path.join(dir, 'amaro.js'), require('zlib').gunzipSync(fs.readFileSync(amaro)));
   return dir;
 }
 

@@ -67,7 +67,7 @@ inline constexpr char kViteSandbox[] =
 inline constexpr char kTsHook[] =
 #include "ts_hook.mjs"
     ;
-// third_party/amaro/amaro.js, byte for byte: the build wraps it (cmake/EmbedText.cmake).
+// third_party/amaro/amaro.js.gz inflated, byte for byte: the build wraps it (cmake/EmbedText.cmake).
 inline constexpr char kAmaro[] =
 #include "AmaroEmbedded.inc"
     ;

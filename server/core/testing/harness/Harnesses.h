@@ -34,7 +34,7 @@ std::string_view jsWarm();          // js_warm.js: warm start with the runner's 
 std::string_view viteSandbox();     // vite_sandbox.mjs
 // Plain node and TypeScript: `node --import /work/.gl/ts_hook.mjs`, with amaro.js beside it.
 std::string_view tsHook();          // ts_hook.mjs
-std::string_view amaroTransformer();  // third_party/amaro/amaro.js (3.7 MB: write it only for .ts runs)
+std::string_view amaroTransformer();  // third_party/amaro/amaro.js.gz inflated (3.7 MB: write it only for .ts runs)
 std::string_view cxxSupport();      // cxx_support.cc.inc: crash/timeout backtraces, assert values
 std::string_view cxxAssertHeader(); // cxx_assert.h.inc: <assert.h> whose assert shows both sides
 // CMake projects: LD_PRELOADed into project test binaries, records where throws and crashes arose.
