@@ -146,6 +146,10 @@ std::optional<std::string> readSource(const std::string& path, const OverlayProv
   if (overlay) {
     if (auto text = overlay(path)) return text;
   }
+  return readFile(path);
+}
+
+std::optional<std::string> readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream ss;

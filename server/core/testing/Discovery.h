@@ -36,6 +36,8 @@ using OverlayProvider = std::function<std::optional<std::string>(const std::stri
 
 // Reads `path` through `overlay` (when set) or from disk.
 std::optional<std::string> readSource(const std::string& path, const OverlayProvider& overlay);
+// The bytes of the file at `path`, nullopt when it cannot be opened.
+std::optional<std::string> readFile(const std::string& path);
 
 // The nearest ancestor of `file` holding .git or .greenlight.json; the walk also stops at
 // `stopAt` (a workspace folder the editor gave us) when set. Falls back to the file's directory.

@@ -1,4 +1,5 @@
 #include "core/testing/PythonBytecode.h"
+#include "core/testing/ContentHash.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -23,14 +24,6 @@ constexpr const char* kCompileScript =
     "code = compile(src, sys.argv[1], 'exec', dont_inherit=True)\n"
     "data = importlib.util.MAGIC_NUMBER + bytes(12) + marshal.dumps(code)\n"
     "sys.stdout.write(base64.b64encode(data).decode('ascii'))\n";
-
-std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 1469598103934665603ULL) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
 
 std::optional<std::string> decodeBase64(const std::string& in) {
   auto value = [](char c) -> int {

@@ -6,10 +6,13 @@
 // (A run with unsaved text binds a fresh copy over the file: a sandbox of another shape, which
 // no spare made ahead fits; such runs start cold.)
 //
-//   warm_equals_cold DIR        (DIR: the installed copies, tests/projects/js/install.sh --into)
-// Exit 0: equal; 1: a difference (printed); 77: the projects are not installed.
+//   warm_equals_cold DIR [--expect PROJECT]...
+//   (DIR: the installed copies, tests/projects/js/install.sh --into; an expected project that is
+//   not installed is a failure, not a skip: the lane installed it, so a green run must have run it)
+// Exit 0: equal; 1: a difference or an expected project missing (printed); 77: nothing installed.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +20,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/testing/Discovery.h"
 #include "core/testing/TestService.h"
@@ -70,16 +74,27 @@ std::string slurp(const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: warm_equals_cold DIR\n");
+  std::vector<std::string> expected;
+  for (int i = 2; i + 1 < argc && std::string(argv[i]) == "--expect"; i += 2) expected.push_back(argv[i + 1]);
+  if (argc < 2 || argc != 2 + 2 * static_cast<int>(expected.size())) {
+    std::fprintf(stderr, "usage: warm_equals_cold DIR [--expect PROJECT]...\n");
     return 2;
+  }
+  for (const auto& e : expected) {
+    if (std::none_of(std::begin(kCases), std::end(kCases), [&](const Case& c) { return e == c.project; })) {
+      std::fprintf(stderr, "warm_equals_cold: --expect %s names no case\n", e.c_str());
+      return 2;
+    }
   }
   const std::string base = fs::absolute(argv[1]).lexically_normal().string();
   int failures = 0, ran = 0;
   for (const Case& c : kCases) {
     const std::string root = base + "/" + c.project;
     if (!t::findJsRunner(c.runnerPackage, root)) {
-      std::printf("SKIP %s: %s is not installed in %s\n", c.project, c.runnerPackage, base.c_str());
+      const bool mustRun = std::find(expected.begin(), expected.end(), c.project) != expected.end();
+      std::printf("%s %s: %s is not installed in %s\n", mustRun ? "FAIL" : "SKIP", c.project, c.runnerPackage,
+                  base.c_str());
+      failures += mustRun;
       continue;
     }
     ++ran;

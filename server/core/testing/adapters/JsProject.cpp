@@ -1,4 +1,6 @@
 #include "core/testing/adapters/JsProject.h"
+#include "core/testing/ContentHash.h"
+#include "core/testing/Discovery.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -28,14 +30,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::optional<std::string> slurp(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 bool isFile(const std::string& p) {
   std::error_code ec;
   return fs::is_regular_file(p, ec);
@@ -56,20 +50,6 @@ std::string realOr(const std::string& p) {
   std::error_code ec;
   auto r = fs::canonical(p, ec);
   return ec ? p : r.string();
-}
-
-std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 1469598103934665603ULL) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
-
-std::string hex(std::uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
 }
 
 const char* const kJestConfigs[] = {"jest.config.js", "jest.config.ts", "jest.config.mjs", "jest.config.cjs",
@@ -381,7 +361,7 @@ std::optional<std::string> resolveLocal(const fs::path& base) {
   for (const char* e : exts)
     if (isFile(b + e)) return b + e;
   if (isDir(b)) {
-    if (auto pkg = slurp(b + "/package.json")) {
+    if (auto pkg = readFile(b + "/package.json")) {
       auto j = nlohmann::json::parse(*pkg, nullptr, false);
       for (const char* key : {"source", "module", "main"}) {
         if (j.is_object() && j.contains(key) && j[key].is_string()) {
@@ -513,7 +493,7 @@ std::string packageDirFrom(const std::string& name, const std::string& root) {
 std::string jsPackageVersion(const std::string& name, const std::string& root) {
   const std::string dir = packageDirFrom(name, root);
   if (dir.empty()) return "";
-  auto text = slurp(dir + "/package.json");
+  auto text = readFile(dir + "/package.json");
   if (!text) return "";
   auto j = nlohmann::json::parse(*text, nullptr, false);
   return j.is_object() ? j.value("version", "") : "";
@@ -522,7 +502,7 @@ std::string jsPackageVersion(const std::string& name, const std::string& root) {
 std::string runnerCacheDir(const std::string& runner, const std::string& root) {
   const std::string base = bytecodeCacheDir();
   if (base.empty()) return "";
-  const std::string dir = base + "/" + runner + "-cache/" + hex(fnv1a(root));
+  const std::string dir = base + "/" + runner + "-cache/" + hex64(fnv1a(root));
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return "";
@@ -565,7 +545,7 @@ std::optional<JsRunnerInstall> findJsRunner(const std::string& runner, const std
     JsRunnerInstall out;
     out.dir = dir;
     out.bin = dir + "/" + bin;
-    if (auto text = slurp(dir + "/package.json")) {
+    if (auto text = readFile(dir + "/package.json")) {
       auto j = nlohmann::json::parse(*text, nullptr, false);
       if (j.is_object()) out.version = j.value("version", "");
     }
@@ -770,10 +750,10 @@ std::vector<std::string> jsLocalImports(const std::string& file, const std::stri
 
 namespace {
 
-// Every JS/TS file of the project (relative paths, sorted; node_modules and dot directories
-// left out): what decides whether the runner's list may have changed.
-std::string projectListing(const std::string& root) {
-  std::vector<std::string> files;
+// Calls fn(path, path relative to root, file name) for every JS/TS file under root: node_modules,
+// dot directories and what skippedDir() names left out, at most 12 levels and 50,000 entries.
+template <class Fn>
+void forEachJsFile(const std::string& root, Fn fn) {
   std::error_code ec;
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
   std::size_t n = 0;
@@ -784,8 +764,15 @@ std::string projectListing(const std::string& root) {
       if (skippedDir(name) || it.depth() > 12) it.disable_recursion_pending();
       continue;
     }
-    if (isJsLike(name)) files.push_back(e.path().lexically_relative(root).string());
+    if (isJsLike(name)) fn(e.path(), e.path().lexically_relative(root).string(), name);
   }
+}
+
+// Every JS/TS file of the project (relative paths, sorted; node_modules and dot directories
+// left out): what decides whether the runner's list may have changed.
+std::string projectListing(const std::string& root) {
+  std::vector<std::string> files;
+  forEachJsFile(root, [&](const fs::path&, const std::string& rel, const std::string&) { files.push_back(rel); });
   std::sort(files.begin(), files.end());
   std::string out;
   for (const auto& f : files) out += f + "\n";
@@ -807,11 +794,11 @@ JsProbeResult probeJsProject(const JsProject& project, const Tool& node, const s
   keyFiles.push_back(project.packageJson);
   for (const char* extra : {"tsconfig.json", "babel.config.js", ".babelrc"}) keyFiles.push_back(project.root + "/" + extra);
   for (const auto& f : keyFiles) {
-    auto t = slurp(f);
+    auto t = readFile(f);
     h = fnv1a(f + "\n" + (t ? *t : std::string("<none>")) + "\n", h);
   }
   h = fnv1a(projectListing(project.root), h);
-  const std::string key = hex(h);
+  const std::string key = hex64(h);
   {
     std::lock_guard<std::mutex> lock(gProbeMutex);
     if (auto it = gProbeCache.find(key); it != gProbeCache.end()) return it->second;
@@ -819,7 +806,7 @@ JsProbeResult probeJsProject(const JsProject& project, const Tool& node, const s
   const std::string cacheDir = bytecodeCacheDir();
   const std::string cacheFile = cacheDir.empty() ? "" : cacheDir + "/js-probe-" + key + ".json";
   if (!cacheFile.empty()) {
-    if (auto text = slurp(cacheFile)) {
+    if (auto text = readFile(cacheFile)) {
       auto j = nlohmann::json::parse(*text, nullptr, false);
       if (j.is_object() && j.contains("files") && j["files"].is_array()) {
         JsProbeResult r;
@@ -932,23 +919,12 @@ std::vector<std::string> splitLines(const std::string& text) {
 // mocha ./test/*): what stands in when the runner could not be asked.
 std::vector<std::string> defaultTestFiles(const std::string& root, const std::string& runner) {
   std::vector<std::string> out;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
-  std::size_t n = 0;
-  for (; !ec && it != end && n < 50000; it.increment(ec), ++n) {
-    const auto& e = *it;
-    const std::string name = e.path().filename().string();
-    if (e.is_directory(ec)) {
-      if (skippedDir(name) || it.depth() > 12) it.disable_recursion_pending();
-      continue;
-    }
-    if (!isJsLike(name)) continue;
-    const std::string rel = e.path().lexically_relative(root).string();
+  forEachJsFile(root, [&](const fs::path& path, const std::string& rel, const std::string& name) {
     const bool named = name.find(".test.") != std::string::npos || name.find(".spec.") != std::string::npos;
     const bool inTests = rel.find("__tests__/") != std::string::npos;
     const bool mochaDir = runner == "mocha" && rel.rfind("test/", 0) == 0 && rel.find('/', 5) == std::string::npos;
-    if (named || inTests || mochaDir) out.push_back(e.path().string());
-  }
+    if (named || inTests || mochaDir) out.push_back(path.string());
+  });
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -968,7 +944,7 @@ std::vector<std::string> importsOf(const std::string& file, const std::string& r
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = cache.find(file); it != cache.end() && it->second.stamp == stamp) return it->second.imports;
   }
-  auto text = slurp(file);
+  auto text = readFile(file);
   std::vector<std::string> imports = text ? jsLocalImports(file, *text, root) : std::vector<std::string>{};
   std::lock_guard<std::mutex> lock(mutex);
   if (cache.size() > 20000) cache.clear();

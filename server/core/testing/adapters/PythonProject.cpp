@@ -1,4 +1,5 @@
 #include "core/testing/adapters/PythonProject.h"
+#include "core/testing/Discovery.h"
 
 #include <fnmatch.h>
 #include <sys/stat.h>
@@ -28,14 +29,6 @@ std::string trim(std::string s) {
   if (a == std::string::npos) return "";
   std::size_t b = s.find_last_not_of(" \t\r\n");
   return s.substr(a, b - a + 1);
-}
-
-std::optional<std::string> slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // The lines of `section` in an INI (or TOML) text, "" when the section is absent (nullopt).
@@ -130,7 +123,7 @@ PythonProject pythonProject(const std::string& file, const std::string& workspac
                         Candidate{"setup.cfg", "tool:pytest"}}) {
       fs::path f = dir / c.name;
       if (!fs::is_regular_file(f, ec)) continue;
-      auto text = slurp(f);
+      auto text = readFile(f);
       if (!text) continue;
       auto lines = sectionLines(*text, c.section);
       // pytest.ini is pytest's even without the section.

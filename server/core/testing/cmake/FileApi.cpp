@@ -1,4 +1,5 @@
 #include "core/testing/cmake/FileApi.h"
+#include "core/testing/Discovery.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -13,14 +14,6 @@ namespace greenlight::core::testing::cmake {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::optional<std::string> readText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string normal(const std::string& path) {
   if (path.empty()) return path;
@@ -314,12 +307,12 @@ std::optional<CodeModel> readReplyDir(const std::string& replyDir, std::string* 
     if (error) *error = "no File API reply in " + replyDir;
     return std::nullopt;
   }
-  auto index = readText(fs::path(replyDir) / newest);
+  auto index = readFile(fs::path(replyDir) / newest);
   if (!index) {
     if (error) *error = "cannot read " + newest;
     return std::nullopt;
   }
-  return parseReply(*index, [&](const std::string& name) { return readText(fs::path(replyDir) / name); }, error);
+  return parseReply(*index, [&](const std::string& name) { return readFile(fs::path(replyDir) / name); }, error);
 }
 
 std::optional<CodeModel> readReply(const std::string& buildDir, std::string* error) {
@@ -416,7 +409,7 @@ std::vector<CompileCommand> parseCompileCommands(std::string_view text, std::str
 }
 
 std::vector<CompileCommand> readCompileCommands(const std::string& buildDir, std::string* error) {
-  auto text = readText(fs::path(buildDir) / "compile_commands.json");
+  auto text = readFile(fs::path(buildDir) / "compile_commands.json");
   if (!text) {
     if (error) *error = "no compile_commands.json in " + buildDir;
     return {};
@@ -500,7 +493,7 @@ Framework targetFramework(const CodeModel& model, const Target& target, const De
     files.insert(files.end(), more.begin(), more.end());
     for (const auto& f : files) {
       found = strongest(found, frameworkOfHeader(f));
-      if (auto text = readText(f))
+      if (auto text = readFile(f))
         for (const auto& inc : includesOf(*text)) found = strongest(found, frameworkOfHeader(inc.name));
     }
   }
@@ -634,14 +627,14 @@ std::vector<std::pair<std::string, std::vector<std::string>>> parseDepfile(std::
 
 DepsIndex readDeps(const std::string& buildDir) {
   DepsIndex index;
-  if (auto bytes = readText(fs::path(buildDir) / ".ninja_deps")) {
+  if (auto bytes = readFile(fs::path(buildDir) / ".ninja_deps")) {
     if (auto parsed = parseNinjaDepsLog(*bytes, buildDir)) return *parsed;
   }
   std::error_code ec;
   for (fs::recursive_directory_iterator it(buildDir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string p = it->path().string();
     if (p.size() < 4 || p.compare(p.size() - 4, 4, ".o.d") != 0) continue;
-    auto text = readText(it->path());
+    auto text = readFile(it->path());
     if (!text) continue;
     for (auto& [target, prereqs] : parseDepfile(*text)) {
       // Make's depfiles name files relative to the top build dir (where the compiler ran).
@@ -662,7 +655,7 @@ std::vector<std::string> scanIncludes(const std::string& source, const std::vect
   while (!queue.empty() && out.size() < maxFiles) {
     const std::string file = queue.back();
     queue.pop_back();
-    auto text = readText(file);
+    auto text = readFile(file);
     if (!text) continue;
     for (const auto& inc : includesOf(*text)) {
       std::vector<std::string> candidates;

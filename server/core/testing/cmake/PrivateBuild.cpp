@@ -1,4 +1,6 @@
 #include "core/testing/cmake/PrivateBuild.h"
+#include "core/testing/ContentHash.h"
+#include "core/testing/Discovery.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -28,28 +30,6 @@ namespace greenlight::core::testing::cmake {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-std::string hex(std::uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-std::optional<std::string> readText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 bool writeAtomically(const fs::path& path, std::string_view data) {
   const fs::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
@@ -119,7 +99,7 @@ std::shared_ptr<PrivateBuild> PrivateBuild::of(const std::string& sourceDirIn) {
     if (cache.empty()) return nullptr;
     std::string name = fs::path(sourceDir).filename().string();
     if (name.empty()) name = "root";
-    slot = std::make_shared<PrivateBuild>(sourceDir, cache + "/cmake/" + name + "-" + hex(fnv1a(sourceDir)).substr(0, 12));
+    slot = std::make_shared<PrivateBuild>(sourceDir, cache + "/cmake/" + name + "-" + hex64(fnv1a(sourceDir)).substr(0, 12));
   }
   return slot;
 }
@@ -292,13 +272,13 @@ std::shared_ptr<const std::vector<CtestTest>> PrivateBuild::tests(const RunOptio
         stamp += e.path().string() + ":" + std::to_string(mtimeNs(e.path())) + "\n";
     }
   }
-  const std::string key = hex(fnv1a(stamp));
+  const std::string key = hex64(fnv1a(stamp));
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (tests_ && key == testsKey_) return tests_;
   }
   std::string json;
-  if (readText(root_ + "/ctest.stamp").value_or("") == key) json = readText(root_ + "/ctest.json").value_or("");
+  if (readFile(root_ + "/ctest.stamp").value_or("") == key) json = readFile(root_ + "/ctest.json").value_or("");
   if (json.empty()) {
     sandbox::Policy p = stepPolicy(options, 120, {});
     p.argv = {"ctest", "--show-only=json-v1"};
@@ -319,7 +299,7 @@ std::shared_ptr<const std::vector<CtestTest>> PrivateBuild::tests(const RunOptio
   // names the program all the same.
   std::map<std::string, std::string> programs;
   for (const auto& dir : dirs) {
-    auto text = readText(dir + "/CTestTestfile.cmake");
+    auto text = readFile(dir + "/CTestTestfile.cmake");
     if (!text) continue;
     static const std::regex addTest(R"re(add_test\(\s*(\[(=*)\[(.*?)\]\2\]|"([^"]*)"|([^\s"]+))\s+"([^"]+)")re");
     for (std::sregex_iterator it(text->begin(), text->end(), addTest), end; it != end; ++it) {
@@ -345,7 +325,7 @@ bool PrivateBuild::syncOverlays(const std::vector<std::string>& files, const Ove
   fs::create_directories(root_ + "/overlay", ec);
   const std::string statePath = root_ + "/overlay.json";
   nlohmann::json state = nlohmann::json::object();
-  if (auto text = readText(statePath)) {
+  if (auto text = readFile(statePath)) {
     auto j = nlohmann::json::parse(*text, nullptr, false);
     if (j.is_object()) state = j;
   }
@@ -353,7 +333,7 @@ bool PrivateBuild::syncOverlays(const std::vector<std::string>& files, const Ove
   nlohmann::json overlays = state.value("overlays", nlohmann::json::object());
   nlohmann::json texts = state.value("texts", nlohmann::json::object());
   const long long builtAt = state.value("built_at", 0LL);
-  auto hashOf = [](const std::string& t) { return hex(fnv1a(t)) + ":" + std::to_string(t.size()); };
+  auto hashOf = [](const std::string& t) { return hex64(fnv1a(t)) + ":" + std::to_string(t.size()); };
   // The text each file is compiled from now: the editor's where it differs from the disk.
   std::set<std::string> asked(files.begin(), files.end());
   for (auto it = overlays.begin(); it != overlays.end(); ++it) asked.insert(it.key());
@@ -361,7 +341,7 @@ bool PrivateBuild::syncOverlays(const std::vector<std::string>& files, const Ove
   std::vector<std::string> stale;              // objects built from another text of these files
   nlohmann::json nextTexts = texts;
   for (const auto& f : asked) {
-    std::optional<std::string> disk = readText(f);
+    std::optional<std::string> disk = readFile(f);
     std::optional<std::string> unsaved = overlay ? overlay(f) : std::nullopt;
     if (unsaved && (!disk || *disk != *unsaved)) {
       if (!disk) {
@@ -384,7 +364,7 @@ bool PrivateBuild::syncOverlays(const std::vector<std::string>& files, const Ove
     const std::string h = hashOf(text);
     // One copy per text, named for it: a sandbox made ahead (a spare) binds the file it found,
     // so a new text must be a new path, never new contents at an old one.
-    const std::string copy = root_ + "/overlay/" + hex(fnv1a(path)).substr(0, 10) + "-" + hex(fnv1a(text)).substr(0, 10) + "-" +
+    const std::string copy = root_ + "/overlay/" + hex64(fnv1a(path)).substr(0, 10) + "-" + hex64(fnv1a(text)).substr(0, 10) + "-" +
                              fs::path(path).filename().string();
     const bool same = overlays.contains(path) && overlays[path].value("hash", "") == h && fs::is_regular_file(copy, ec);
     // Same text: the copy keeps its mtime (nothing recompiles). New text: a new copy, newer than
@@ -463,7 +443,7 @@ std::string PrivateBuild::traceLibrary(const RunOptions& options, const CodeMode
   std::string compiler = "c++";
   if (const Toolchain* tc = model.toolchain("CXX"); tc && !tc->compilerPath.empty()) compiler = tc->compilerPath;
   const std::string dir = root_ + "/trace";
-  const std::string base = dir + "/gltrace-" + hex(fnv1a(text + "\n" + compiler)).substr(0, 12);
+  const std::string base = dir + "/gltrace-" + hex64(fnv1a(text + "\n" + compiler)).substr(0, 12);
   std::error_code ec;
   if (fs::is_regular_file(base + ".so", ec)) return base + ".so";
   if (fs::exists(base + ".failed", ec)) return "";

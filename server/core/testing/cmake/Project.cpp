@@ -1,4 +1,5 @@
 #include "core/testing/cmake/Project.h"
+#include "core/testing/Discovery.h"
 
 #include <algorithm>
 #include <cctype>
@@ -13,14 +14,6 @@ namespace greenlight::core::testing::cmake {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::optional<std::string> readText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -125,7 +118,7 @@ std::optional<ProjectDir> findTestedProject(const std::string& file, const std::
   for (;; dir = dir.parent_path()) {
     const fs::path lists = dir / "CMakeLists.txt";
     if (fs::is_regular_file(lists, ec)) {
-      if (auto text = readText(lists); text && declaresProject(*text)) {
+      if (auto text = readFile(lists); text && declaresProject(*text)) {
         top = dir;
         break;
       }
@@ -139,7 +132,7 @@ std::optional<ProjectDir> findTestedProject(const std::string& file, const std::
     const fs::path lists = dir / "CMakeLists.txt";
     if (!fs::is_regular_file(lists, ec)) continue;
     const std::string first = *top.lexically_relative(dir).begin();
-    auto text = readText(lists);
+    auto text = readFile(lists);
     if (!text) break;
     const std::regex adds(R"(\badd_subdirectory\s*\(\s*"?(\$\{(CMAKE_CURRENT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR|PROJECT_SOURCE_DIR|CMAKE_SOURCE_DIR)\}/)?)" +
                           std::regex_replace(first, std::regex(R"([.^$|()\[\]{}*+?\\])"), "\\$&") + R"(([/"\s)]))",
@@ -153,7 +146,7 @@ std::optional<ProjectDir> findTestedProject(const std::string& file, const std::
   bool tests = false;
   for (const auto& f : p.listFiles) {
     if (tests) break;
-    if (auto text = readText(f)) tests = registersTests(*text);
+    if (auto text = readFile(f)) tests = registersTests(*text);
   }
   if (!tests) return std::nullopt;
   return p;
@@ -245,7 +238,7 @@ std::optional<UserBuild> findUserBuild(const std::string& sourceDir) {
   const std::string want = fs::path(sourceDir).lexically_normal().string();
   for (const auto& dir : candidates) {
     const fs::path cacheFile = dir / "CMakeCache.txt";
-    auto text = readText(cacheFile);
+    auto text = readFile(cacheFile);
     if (!text) continue;
     UserBuild b;
     b.dir = dir.lexically_normal().string();
@@ -282,7 +275,7 @@ std::vector<std::string> carriedOptions(const UserBuild& build, const std::vecto
   std::set<std::string> options;
   static const std::regex opt(R"(\boption\s*\(\s*([A-Za-z_][A-Za-z0-9_]*))", std::regex::icase);
   for (const auto& f : listFiles) {
-    auto text = readText(f);
+    auto text = readFile(f);
     if (!text) continue;
     const std::string t = withoutComments(*text);
     for (std::sregex_iterator it(t.begin(), t.end(), opt), end; it != end; ++it) options.insert((*it)[1].str());
