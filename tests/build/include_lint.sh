@@ -24,5 +24,12 @@ forbid server/support 'nlohmann/|boost/|curl/|seccomp|protocol/|sandbox/|core/|l
 forbid server/core 'boost/|lsp/' "server/core knows nothing of LSP transport or Asio"
 forbid server/lsp 'sandbox/|curl/|seccomp' "server/lsp goes through server/core"
 
+# Regexes are built by support::regex (breadth-first: a long run in a subject cannot overflow
+# the stack, see server/support/Regex.h), never by std::regex's own constructors.
+while IFS= read -r hit; do report "<regex> outside server/support/Regex.h (include support/Regex.h): $hit"; done \
+  < <(grep -rnE '^\s*#\s*include\s*<regex>' protocol sandbox server 2>/dev/null | grep -v '^server/support/Regex.h:')
+while IFS= read -r hit; do report "a std::regex built without support::regex: $hit"; done \
+  < <(grep -rnE '(^|[^:[:alnum:]_])std::regex(\s+[[:alnum:]_]+)?\s*[({]' protocol sandbox server 2>/dev/null | grep -v '^server/support/Regex.h:')
+
 if [ $fail -eq 0 ]; then echo "include_lint: ok"; fi
 exit $fail

@@ -4,6 +4,7 @@
 
 #include "TestUtil.h"
 #include "core/testing/Discovery.h"
+#include "core/testing/adapters/PythonProject.h"
 
 using namespace greenlight::core::testing;
 using greenlight::test::TempWorkspace;
@@ -182,4 +183,53 @@ TEST_CASE("an unreadable file is an error naming it") {
   std::string err;
   CHECK_FALSE(discoverTests(r, &err));
   CHECK(err.find("/nonexistent/x.py") != std::string::npos);
+}
+
+// A regex over a whole file used to recurse once per character of a run that `\s*` spans: a
+// test file with 400,000 blank lines overflowed the stack (the server died on opening it), and
+// `(^|\n)\s*` restarted at every newline (quadratic). support::regex and line-local blanks.
+TEST_CASE("discovery reads a file with a 400,000-line run of blanks and a megabyte line") {
+  TempWorkspace ws;
+  auto src = ws.write("m.py", "def f():\n    return 1\n");
+  const std::string blanks(400000, '\n');
+  const std::string wide(1 << 20, ' ');
+  ws.write("test_m.py", "from m import f\n" + blanks + wide + "\nimport pytest\ndef test_f():\n    assert f() == 1\n");
+  auto plan = discover(src);
+  CHECK(has(plan.testFiles, ws.path("test_m.py")));
+  auto tests = listTests(*readFile(ws.path("test_m.py")), ws.path("test_m.py"), Language::Python);
+  REQUIRE(tests.size() == 1);
+  CHECK(tests[0].name == "test_f");
+  CHECK(tests[0].line == 400004);
+  CHECK(importsPytest(*readFile(ws.path("test_m.py"))));
+}
+
+TEST_CASE("the filesystem root is never walked for tests") {
+  CHECK(isFilesystemRoot("/"));
+  CHECK(isFilesystemRoot("//"));
+  CHECK_FALSE(isFilesystemRoot("/tmp"));
+  CHECK_FALSE(isFilesystemRoot(""));
+  // A file saved at / (unsaved text, as an editor has it): only its own directory's candidates,
+  // never the machine's test files (the system's Python keeps ~2,000 test_*.py under /usr/lib).
+  DiscoveryRequest r;
+  r.path = "/greenlight-not-a-file.py";
+  r.overlay = [](const std::string& p) -> std::optional<std::string> {
+    if (p == "/greenlight-not-a-file.py") return std::string("def f():\n    return 1\n");
+    return std::nullopt;
+  };
+  std::string err;
+  auto plan = discoverTests(r, &err);
+  REQUIRE(plan);
+  CHECK(plan->workspaceRoot == "/");
+  CHECK(plan->testFiles.empty());
+  // An editor whose root is / is no project either: the file's own directory is.
+  TempWorkspace ws;
+  auto src = ws.write("m.py", "def f():\n    return 1\n");
+  ws.write("test_m.py", "from m import f\ndef test_f():\n    assert f() == 1\n");
+  DiscoveryRequest r2;
+  r2.path = src;
+  r2.workspaceRoot = "/";
+  auto plan2 = discoverTests(r2, &err);
+  REQUIRE(plan2);
+  CHECK(plan2->workspaceRoot == ws.root());
+  CHECK(has(plan2->testFiles, ws.path("test_m.py")));
 }

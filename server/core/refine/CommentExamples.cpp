@@ -1,10 +1,10 @@
 #include "core/refine/CommentExamples.h"
 
 #include <filesystem>
-#include <regex>
 #include <sstream>
 
 #include "core/refine/RegexLimits.h"
+#include "support/Regex.h"
 
 namespace greenlight::core::refine {
 
@@ -21,7 +21,7 @@ std::string trim(const std::string& s) {
 }
 
 std::string calleeOf(const std::string& call) {
-  static const std::regex kCallee(R"(^\s*([A-Za-z_$][\w$]*)\s*\()");
+  static const std::regex kCallee = support::regex(R"(^\s*([A-Za-z_$][\w$]*)\s*\()");
   std::smatch m;
   const std::string subject = regexSubject(call);
   return std::regex_search(subject, m, kCallee) ? m[1].str() : "";
@@ -54,7 +54,7 @@ std::vector<CommentExample> examplesInComment(const Target& target) {
   std::vector<std::string> lines;
   std::istringstream in(target.comment);
   for (std::string l; std::getline(in, l);) lines.push_back(l);
-  static const std::regex kEquality(R"(^\s*([A-Za-z_$][\w$.]*\s*\(.*\))\s*===?\s*(.+?)\s*;?$)");
+  static const std::regex kEquality = support::regex(R"(^\s*([A-Za-z_$][\w$.]*\s*\(.*\))\s*===?\s*(.+?)\s*;?$)");
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string l = trim(lines[i]);
     int fileLine = target.commentFirst + static_cast<int>(i);

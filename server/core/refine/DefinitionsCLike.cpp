@@ -11,11 +11,11 @@
 // Without semicolons (JavaScript's ASI) a head may span several statements: each line start of
 // the head is tried, earliest first.
 #include <cctype>
-#include <regex>
 
 #include "core/refine/Definitions.h"
 #include "core/refine/RegexLimits.h"
 #include "core/testing/AssertMessages.h"
+#include "support/Regex.h"
 
 namespace greenlight::core::refine {
 
@@ -50,7 +50,7 @@ struct HeadMatch {
 
 // Removes a leading `template <...>` (angle brackets matched).
 std::string stripTemplate(const std::string& h, std::size_t* consumed) {
-  static const std::regex kTemplate(R"(^template\s*<)");
+  static const std::regex kTemplate = support::regex(R"(^template\s*<)");
   std::smatch m;
   std::string rest = h;
   *consumed = 0;
@@ -72,14 +72,14 @@ std::string stripTemplate(const std::string& h, std::size_t* consumed) {
 
 HeadMatch classifyCxx(const std::string& head, const Frame& parent) {
   HeadMatch out;
-  static const std::regex kNamespace(R"(^(inline\s+)?namespace\b|^extern\s+"[^"]*"\s*$)");
+  static const std::regex kNamespace = support::regex(R"(^(inline\s+)?namespace\b|^extern\s+"[^"]*"\s*$)");
   if (std::regex_search(head, kNamespace)) {
     out.namespaceBody = true;
     return out;
   }
   std::size_t consumed = 0;
   std::string h = stripTemplate(head, &consumed);
-  static const std::regex kClass(R"(^(class|struct|union)\s+(?:\[\[[^\]]*\]\]\s*)?(?:alignas\s*\([^)]*\)\s*)?([A-Za-z_]\w*))");
+  static const std::regex kClass = support::regex(R"(^(class|struct|union)\s+(?:\[\[[^\]]*\]\]\s*)?(?:alignas\s*\([^)]*\)\s*)?([A-Za-z_]\w*))");
   std::smatch m;
   if (std::regex_search(h, m, kClass) && h.find('(') == std::string::npos) {
     out.classBody = true;
@@ -104,7 +104,7 @@ HeadMatch classifyCxx(const std::string& head, const Frame& parent) {
     }
   }
   if (open == std::string::npos) return out;
-  static const std::regex kName(R"(((?:[A-Za-z_]\w*\s*::\s*)*)(~?[A-Za-z_]\w*|operator\s*(?:\(\s*\)|[^\s(]+))\s*$)");
+  static const std::regex kName = support::regex(R"(((?:[A-Za-z_]\w*\s*::\s*)*)(~?[A-Za-z_]\w*|operator\s*(?:\(\s*\)|[^\s(]+))\s*$)");
   std::string before = h.substr(0, open);
   if (!std::regex_search(before, m, kName)) return out;
   std::string qualifier = testing::normalizeSpace(m[1].str());
@@ -122,7 +122,7 @@ HeadMatch classifyCxx(const std::string& head, const Frame& parent) {
     }
   }
   if (close == std::string::npos) return out;
-  static const std::regex kTail(
+  static const std::regex kTail = support::regex(
       R"(^((\s|const\b|volatile\b|override\b|final\b|mutable\b|&&|&|noexcept\s*(\([^)]*\))?|=\s*0)*)(->.*|:.*|try\s*)?$)");
   if (!std::regex_match(h.substr(close + 1), kTail)) return out;
   std::string qual = qualifier;
@@ -131,7 +131,7 @@ HeadMatch classifyCxx(const std::string& head, const Frame& parent) {
   bool ctor = !name.empty() && (name[0] == '~' || (!lastQual.empty() && lastQual == name) ||
                                 (parent.kind == Scope::Class && name == parent.className));
   if (prefix.empty() && !ctor) return out;  // a macro invocation such as TEST_CASE("x")
-  static const std::regex kBadPrefix(R"(^(return|else|do|case|goto|typedef|using|friend\s+class)\b|[=;{}])");
+  static const std::regex kBadPrefix = support::regex(R"(^(return|else|do|case|goto|typedef|using|friend\s+class)\b|[=;{}])");
   if (std::regex_search(prefix, kBadPrefix)) return out;
   out.function = true;
   out.name = name;
@@ -142,7 +142,7 @@ HeadMatch classifyCxx(const std::string& head, const Frame& parent) {
 HeadMatch classifyJs(const std::string& h, const Frame& parent) {
   HeadMatch out;
   std::smatch m;
-  static const std::regex kClass(R"((^|[=(,:?]\s*)(export\s+(default\s+)?)?class(\s+([A-Za-z_$][\w$]*))?(\s|$))");
+  static const std::regex kClass = support::regex(R"((^|[=(,:?]\s*)(export\s+(default\s+)?)?class(\s+([A-Za-z_$][\w$]*))?(\s|$))");
   if (std::regex_search(h, m, kClass)) {
     out.classBody = true;
     out.className = m[5];
@@ -150,11 +150,11 @@ HeadMatch classifyJs(const std::string& h, const Frame& parent) {
   }
   // TypeScript too: generics (`f<T>(`), a return type after the parameters (`): string`), a
   // const's type annotation, `declare`, and the class members' modifiers.
-  static const std::regex kDecl(
+  static const std::regex kDecl = support::regex(
       R"(^(export\s+(default\s+)?)?(declare\s+)?(async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*(<.*>)?\s*\(.*\)(\s*:\s*[^=]+)?$)");
-  static const std::regex kVar(
+  static const std::regex kVar = support::regex(
       R"(^(export\s+)?(const|let|var)\s+([A-Za-z_$][\w$]*)\s*(:(?:[^=]|=>)+)?=\s*(async\s+)?(function\s*\*?\s*[\w$]*\s*(<.*>)?\s*\(.*\)(\s*:\s*[^=]+)?|(<.*>\s*)?\(.*\)(\s*:\s*[^=]+)?\s*=>|[A-Za-z_$][\w$]*\s*=>)$)");
-  static const std::regex kMethod(
+  static const std::regex kMethod = support::regex(
       R"(^((public|private|protected|static|async|override|abstract|readonly|declare)\s+)*(\*\s*)?((get|set)\s+)?(#?[A-Za-z_$][\w$]*)\s*(<.*>)?\s*\(.*\)(\s*:\s*[^=]+)?$)");
   if (std::regex_match(h, m, kDecl)) {
     out.function = true;
@@ -225,7 +225,7 @@ std::vector<Definition> clikeDefinitions(const ScannedSource& s) {
           if (head.empty() || head.size() > kRegexSubjectMax) continue;
           if (!js) {
             // Labels (public:, private:) and stray preprocessor text end where the head starts.
-            static const std::regex kAccess(R"(^(public|private|protected)\s*:\s*)");
+            static const std::regex kAccess = support::regex(R"(^(public|private|protected)\s*:\s*)");
             std::smatch am;
             if (std::regex_search(head, am, kAccess)) head = head.substr(static_cast<std::size_t>(am.length(0)));
             if (head.empty()) continue;
@@ -237,7 +237,7 @@ std::vector<Definition> clikeDefinitions(const ScannedSource& s) {
             headStart = from;
             while (headStart < k && (s.at(headStart) != CharClass::Code || std::isspace(static_cast<unsigned char>(text[headStart])))) ++headStart;
             if (!js) {
-              static const std::regex kAccessRaw(R"(^\s*(public|private|protected)\s*:)");
+              static const std::regex kAccessRaw = support::regex(R"(^\s*(public|private|protected)\s*:)");
               std::string rest = regexSubject(text.substr(headStart, k - headStart));
               std::smatch am;
               if (std::regex_search(rest, am, kAccessRaw)) {

@@ -2,18 +2,18 @@
 // header up to the ':' that closes it, its body while lines are indented deeper (or continue a
 // string or a bracket), decorators above it at the same indentation.
 #include <cctype>
-#include <regex>
 
 #include "core/refine/Definitions.h"
 #include "core/refine/RegexLimits.h"
 #include "core/testing/AssertMessages.h"
+#include "support/Regex.h"
 
 namespace greenlight::core::refine {
 
 namespace {
 
 const std::regex& defLine() {
-  static const std::regex k(R"(^\s*(async\s+)?def\s+([A-Za-z_]\w*)\s*[\(\[])");
+  static const std::regex k = support::regex(R"(^\s*(async\s+)?def\s+([A-Za-z_]\w*)\s*[\(\[])");
   return k;
 }
 
@@ -26,7 +26,7 @@ std::string bodyShape(const ScannedSource& s, std::size_t from, std::size_t to) 
 
 bool isStubShape(const std::string& shape) {
   if (shape.size() > 256) return false;  // a stub's body is a few tokens; also keeps the regex shallow
-  static const std::regex k(R"(^S*(pass|\.\.\.|raiseNotImplementedError(\(S*\))?)?$)");
+  static const std::regex k = support::regex(R"(^S*(pass|\.\.\.|raiseNotImplementedError(\(S*\))?)?$)");
   return std::regex_match(shape, k);
 }
 
@@ -106,7 +106,7 @@ std::vector<Definition> pythonDefinitions(const ScannedSource& s) {
     for (int p = d.headerFirst - 1; p >= 1 && indent > 0; --p) {
       if (s.isBlank(p) || s.isCommentOnly(p) || s.line(p).startsInString || s.line(p).depthAtStart > 0) continue;
       if (s.indentWidth(p) >= indent) continue;
-      static const std::regex kClass(R"(^\s*class\s+([A-Za-z_]\w*))");
+      static const std::regex kClass = support::regex(R"(^\s*class\s+([A-Za-z_]\w*))");
       std::string mp = regexSubject(s.maskedLine(p));
       std::smatch cm;
       if (std::regex_search(mp, cm, kClass)) d.className = cm[1];

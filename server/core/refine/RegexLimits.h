@@ -1,8 +1,8 @@
-// Bounds on what reaches a std::regex in the refine code. libstdc++'s regex executor recurses
-// once per repeated character, so a subject with a run of tens of thousands of word characters
-// or blanks (a model's one-line data table, a minified file, a hostile reply) overflows the
-// stack and kills the process. Every pattern here is line- or header-local and matches near the
-// start of its subject, so subjects are cut (or skipped) at kRegexSubjectMax.
+// Bounds on what reaches a std::regex in the refine code. The regexes are breadth-first
+// (support::regex), so a long run in a subject no longer overflows the stack, but a search
+// still costs a pass per start position: every pattern here is line- or header-local and matches
+// near the start of its subject, so subjects (a model's one-line data table, a minified file, a
+// hostile reply) are cut (or skipped) at kRegexSubjectMax.
 //
 // Thread-safety: pure functions.
 #pragma once

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
-#include <regex>
 #include <vector>
 
 #include "core/refine/CodeItems.h"
@@ -12,6 +11,7 @@
 #include "core/refine/RegexLimits.h"
 #include "core/refine/SourceScan.h"
 #include "core/testing/Discovery.h"
+#include "support/Regex.h"
 
 namespace greenlight::core::refine {
 
@@ -347,9 +347,9 @@ std::string rejectCandidate(std::string_view code, const Target& target) {
   };
   // A call of a method that happens to be called test/it/describe (`/re/.test(s)`) is not a
   // test: the name must not follow a `.` or be part of a longer identifier.
-  static const std::regex kPyTest(R"(^[ \t]*(async\s+)?def\s+test\w*\s*\(|^[ \t]*class\s+Test\w*)");
-  static const std::regex kJsTest(R"((^|[^\w$.])(test|it|describe)(\.only|\.skip|\.todo)?\s*\()");
-  static const std::regex kCxxTest(R"((^|[^\w.])(TEST_CASE|SCENARIO|TEST|TEST_F|TEST_P)\s*\(|(^|[^\w.])int\s+main\s*\()");
+  static const std::regex kPyTest = support::regex(R"(^[ \t]*(async\s+)?def\s+test\w*\s*\(|^[ \t]*class\s+Test\w*)");
+  static const std::regex kJsTest = support::regex(R"((^|[^\w$.])(test|it|describe)(\.only|\.skip|\.todo)?\s*\()");
+  static const std::regex kCxxTest = support::regex(R"((^|[^\w.])(TEST_CASE|SCENARIO|TEST|TEST_F|TEST_P)\s*\(|(^|[^\w.])int\s+main\s*\()");
   bool definesTests = false;
   switch (target.language) {
     case Language::Python: definesTests = !tests.empty() || anyLine(kPyTest); break;
@@ -386,8 +386,8 @@ std::string rejectCandidate(std::string_view code, const Target& target) {
     if (!defines) {
       // A definition the scanner cannot see (a lambda bound to the name, a macro): accept any
       // assignment or declaration of the name.
-      std::string name = std::regex_replace(target.name, std::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\=!<>~&%])"), "\\$&");
-      std::regex bound("(^|[^\\w$])" + name + "\\s*(=|\\()");
+      std::string name = std::regex_replace(target.name, support::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\=!<>~&%])"), "\\$&");
+      std::regex bound = support::regex("(^|[^\\w$])" + name + "\\s*(=|\\()");
       defines = anyLine(bound);
     }
     if (!defines) return "the code does not define " + target.name + "(); return its complete definition";

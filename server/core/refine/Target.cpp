@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <set>
 
 #include "core/refine/Definitions.h"
 #include "core/refine/RegexLimits.h"
 #include "core/refine/SourceScan.h"
+#include "support/Regex.h"
 
 namespace greenlight::core::refine {
 
@@ -131,7 +131,7 @@ std::string stubWords(Language language) {
 }  // namespace
 
 std::vector<std::string> namesInComment(std::string_view comment) {
-  static const std::regex kPatterns(
+  static const std::regex kPatterns = support::regex(
       R"(`([A-Za-z_$][\w$]*)(?:\([^`]*\))?`|\bdef\s+([A-Za-z_]\w*)|\bfunction\s+([A-Za-z_$][\w$]*)|\b([A-Za-z_$][\w$]*)\()");
   static const std::set<std::string> kSkip = {"if", "for", "while", "return", "print", "e", "i", "eg", "ie", "len",
                                               "str", "int", "list", "dict", "set", "tuple", "float", "bool",

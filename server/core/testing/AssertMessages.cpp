@@ -1,8 +1,8 @@
 #include "core/testing/AssertMessages.h"
+#include "support/Regex.h"
 
 #include <array>
 #include <cctype>
-#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -258,7 +258,7 @@ std::optional<CheckDescription> describeGtestFailure(std::string_view text) {
     if (lhsValue == lhs && rhsComputed) return describeComparison(rhs + " == " + lhs, "==", rhsValue, lhsValue);
     return describeComparison(lhs + " == " + rhs, "==", lhsValue, rhsValue);
   }
-  static const std::regex binary(R"(^Expected: \((.*)\) (==|!=|<|<=|>|>=) \((.*)\), actual: (.*) vs (.*)$)");
+  static const std::regex binary = support::regex(R"(^Expected: \((.*)\) (==|!=|<|<=|>|>=) \((.*)\), actual: (.*) vs (.*)$)");
   std::smatch m;
   if (!lines.empty() && std::regex_match(lines[0], m, binary)) {
     return describeComparison(m[1].str() + " " + m[2].str() + " " + m[3].str(), m[2].str(), m[4].str(), m[5].str());
@@ -273,7 +273,7 @@ std::optional<CheckDescription> describeGtestFailure(std::string_view text) {
       return d;
     }
   }
-  static const std::regex near(R"(^The difference between (.*) and (.*) is (.*), which exceeds (.*), where$)");
+  static const std::regex near = support::regex(R"(^The difference between (.*) and (.*) is (.*), which exceeds (.*), where$)");
   if (!lines.empty() && std::regex_match(lines[0], m, near) && lines.size() >= 3) {
     auto a = after(lines[1], m[1].str() + " evaluates to ");
     auto b = after(lines[2], m[2].str() + " evaluates to ");

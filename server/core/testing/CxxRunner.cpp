@@ -3,13 +3,13 @@
 // unit printed to file:line with addr2line (also in the sandbox).
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
 #include "core/testing/AssertMessages.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/harness/Harnesses.h"
+#include "support/Regex.h"
 
 namespace greenlight::core::testing {
 namespace fs = std::filesystem;
@@ -31,7 +31,7 @@ std::string readHost(const std::string& path) {
 }
 
 int mainLine(const std::string& text) {
-  static const std::regex r(R"(\bint\s+main\s*\()");
+  static const std::regex r = support::regex(R"(\bint\s+main\s*\()");
   std::istringstream in(text);
   std::string l;
   for (int i = 1; std::getline(in, l); ++i) {
@@ -41,7 +41,7 @@ int mainLine(const std::string& text) {
 }
 
 std::string attr(const std::string& tag, const std::string& name) {
-  std::regex r(name + "=\"([^\"]*)\"");
+  std::regex r = support::regex(name + "=\"([^\"]*)\"");
   std::smatch m;
   return std::regex_search(tag, m, r) ? m[1].str() : "";
 }
@@ -208,7 +208,7 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
   std::vector<std::string> tus;
   bool includesSource = false;
   const std::string sourceName = fs::path(plan.sourceFile).filename().string();
-  static const std::regex inc(R"(#\s*include\s*"([^"]+)\")");
+  static const std::regex inc = support::regex(R"(#\s*include\s*"([^"]+)\")");
   for (const auto& [f, t] : staging.stagedTexts()) allText += t + "\n";
   for (const auto& f : testFiles) {
     tus.push_back(staging.toSandbox(f));
@@ -230,7 +230,7 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
   std::vector<std::string> libs;
   const bool catch2 = plan.framework == "catch2";
   const bool gtest = plan.framework == "gtest";
-  const bool hasMain = std::regex_search(allText, std::regex(R"(\bint\s+main\s*\()"));
+  const bool hasMain = std::regex_search(allText, support::regex(R"(\bint\s+main\s*\()"));
   if (catch2 && allText.find("CATCH_CONFIG_MAIN") == std::string::npos && allText.find("CATCH_CONFIG_RUNNER") == std::string::npos)
     tus.push_back(staging.addHarnessFile("gl_catch_main.cpp", "#define CATCH_CONFIG_MAIN\n#include <catch2/catch.hpp>\n"));
   if (gtest) {

@@ -1,11 +1,11 @@
 #include "core/testing/Diagnostics.h"
 
-#include <regex>
 #include <set>
 #include <sstream>
 #include <tuple>
 
 #include "core/testing/OutputParsing.h"
+#include "support/Regex.h"
 
 namespace greenlight::core::testing {
 
@@ -96,10 +96,10 @@ const Frame* deepestKnown(const std::vector<Frame>& frames, const std::map<std::
 // The callee an assertion is about: "fib(10) returned 34" -> fib; else the first identifier
 // followed by "(" on the assertion line that the source defines.
 std::optional<FunctionAt> calleeOf(const TestResult& t, const std::string& assertionLine, const DiagnosticContext& ctx) {
-  static const std::regex call(R"(([A-Za-z_$][\w$]*)\s*\()");
+  static const std::regex call = support::regex(R"(([A-Za-z_$][\w$]*)\s*\()");
   std::vector<std::string> names;
   // C++: a subscript in the check ("rb[1]") calls the class's operator[].
-  static const std::regex subscript(R"([\w\)\]]\s*\[[^\]])");
+  static const std::regex subscript = support::regex(R"([\w\)\]]\s*\[[^\]])");
   for (const std::string& text : {t.message, assertionLine}) {
     for (std::sregex_iterator it(text.begin(), text.end(), call), end; it != end; ++it) names.push_back((*it)[1].str());
     if (ctx.language == Language::Cxx && std::regex_search(text, subscript)) names.push_back("operator[]");

@@ -4,12 +4,12 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
 #include "core/testing/adapters/Adapter.h"
 #include "core/testing/adapters/JsProject.h"
+#include "support/Regex.h"
 
 namespace greenlight::core::testing {
 namespace fs = std::filesystem;
@@ -70,21 +70,21 @@ bool endsWith(const std::string& s, const std::string& suffix) {
 }
 
 const std::regex& pyDef() {
-  static const std::regex r(R"(^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\()");
+  static const std::regex r = support::regex(R"(^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\()");
   return r;
 }
 // JavaScript and TypeScript: function declarations (generics, `declare`), functions and arrows
 // bound to a const (a type annotation, typed parameters and return type), and class methods
 // (modifiers, generics, a return type) whose body opens on the line.
 const std::regex& jsDefs() {
-  static const std::regex r(
+  static const std::regex r = support::regex(
       R"(^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*(?:<[^(]*>)?\s*\()"
       R"(|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::(?:[^=]|=>)+)?=\s*(?:async\s+)?(?:function\b|(?:<[^(]*>\s*)?\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>|(?:<[^(]*>\s*)?\(\s*$))"
       R"(|^\s*(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)\s+)*\*?\s*#?([A-Za-z_$][\w$]*)\s*(?:<[^(]*>)?\s*\([^;]*\)\s*(?::\s*[^;{=]+)?\{\s*\}?\s*$)");
   return r;
 }
 const std::regex& cxxDef() {
-  static const std::regex r(
+  static const std::regex r = support::regex(
       R"(^\s*(?:template\s*<[^>]*>\s*)?(?:(?:static|inline|constexpr|virtual|extern)\s+)*[A-Za-z_][\w:<>,\s\*&]*?[\s\*&]([A-Za-z_]\w*(?:::[A-Za-z_~]\w*)*)\s*\([^;]*$)");
   return r;
 }
@@ -117,7 +117,7 @@ std::optional<FunctionAt> matchDef(const std::string& line, Language language, i
       // A definition on one line ("bool empty() const { return n == 0; }") is read up to its body.
       const std::string head = line.substr(0, line.find('{'));
       // Operators: "T& operator[](std::size_t i) {", "bool operator==(const X&) const".
-      static const std::regex op(R"(^\s*(?:template\s*<[^>]*>\s*)?[A-Za-z_][\w:<>,\s\*&]*?[\s\*&](?:[A-Za-z_]\w*::)*(operator\s*(?:\[\s*\]|\(\s*\)|[-+*/%<>!=&|^~]{1,3}))\s*\([^;]*$)");
+      static const std::regex op = support::regex(R"(^\s*(?:template\s*<[^>]*>\s*)?[A-Za-z_][\w:<>,\s\*&]*?[\s\*&](?:[A-Za-z_]\w*::)*(operator\s*(?:\[\s*\]|\(\s*\)|[-+*/%<>!=&|^~]{1,3}))\s*\([^;]*$)");
       if (head.find(';') == std::string::npos && std::regex_search(head, m, op)) {
         std::string name;
         for (char c : m[1].str())
@@ -168,6 +168,12 @@ std::string findWorkspaceRoot(const std::string& file, const std::string& stopAt
     if (dir == dir.parent_path()) break;
   }
   return start.string();
+}
+
+bool isFilesystemRoot(const std::string& dir) {
+  if (dir.empty()) return false;
+  const fs::path p = fs::path(dir).lexically_normal();
+  return p == p.root_path() || p.relative_path().empty();
 }
 
 std::optional<Language> languageForPath(const std::string& path) {
@@ -222,13 +228,17 @@ std::optional<FunctionAt> findFunction(const std::string& text, const std::strin
 std::vector<StaticTest> listTests(const std::string& text, const std::string& file, Language language) {
   std::vector<StaticTest> out;
   auto lines = splitLines(text);
-  static const std::regex pyTestFn(R"(^(?:async\s+)?def\s+(test\w*)\s*\()");
-  static const std::regex pyClass(R"(^class\s+(\w+)\s*(\(([^)]*)\))?\s*:)");
-  static const std::regex pyMethod(R"(^\s+(?:async\s+)?def\s+(test\w*)\s*\()");
-  static const std::regex jsTest(R"(\b(?:test|it)(?:\.only|\.skip|\.todo)?\s*\(\s*(['"`])((?:\\.|(?!\1).)*)\1)");
-  static const std::regex catchTest(R"(\b(?:TEST_CASE|SCENARIO)\s*\(\s*"((?:\\.|[^"])*)\")");
-  static const std::regex gTest(R"(\bTEST(?:_F|_P)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\))");
+  static const std::regex pyTestFn = support::regex(R"(^(?:async\s+)?def\s+(test\w*)\s*\()");
+  static const std::regex pyClass = support::regex(R"(^class\s+(\w+)\s*(\(([^)]*)\))?\s*:)");
+  static const std::regex pyMethod = support::regex(R"(^\s+(?:async\s+)?def\s+(test\w*)\s*\()");
+  // The title in any of JS's three quotes, one alternative each (no back-reference: support::regex).
+  static const std::regex jsTest = support::regex(
+      R"re(\b(?:test|it)(?:\.only|\.skip|\.todo)?\s*\(\s*(?:'((?:\\.|[^'\\])*)'|"((?:\\.|[^"\\])*)"|`((?:\\.|[^`\\])*)`))re");
+  static const std::regex catchTest = support::regex(R"(\b(?:TEST_CASE|SCENARIO)\s*\(\s*"((?:\\.|[^"])*)\")");
+  static const std::regex gTest = support::regex(R"(\bTEST(?:_F|_P)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\))");
   std::string cls;
+  // A line is searched only when it holds a literal every pattern of its language needs.
+  const auto has = [](const std::string& l, const char* s) { return l.find(s) != std::string::npos; };
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string& l = lines[i];
     std::smatch m;
@@ -236,6 +246,7 @@ std::vector<StaticTest> listTests(const std::string& text, const std::string& fi
     switch (language) {
       case Language::Python:
         if (!blank(l) && indentOf(l) == 0) cls.clear();
+        if (!has(l, "def") && !has(l, "class")) break;
         if (std::regex_search(l, m, pyTestFn)) {
           out.push_back({m[1].str(), file, lineNo, 0});
         } else if (std::regex_search(l, m, pyClass)) {
@@ -246,9 +257,11 @@ std::vector<StaticTest> listTests(const std::string& text, const std::string& fi
         }
         break;
       case Language::JavaScript:
-        if (std::regex_search(l, m, jsTest)) out.push_back({m[2].str(), file, lineNo, 0});
+        if ((has(l, "test") || has(l, "it")) && std::regex_search(l, m, jsTest))
+          out.push_back({(m[1].matched ? m[1] : m[2].matched ? m[2] : m[3]).str(), file, lineNo, 0});
         break;
       case Language::Cxx:
+        if (!has(l, "TEST") && !has(l, "SCENARIO")) break;
         if (std::regex_search(l, m, catchTest)) out.push_back({m[1].str(), file, lineNo, 0});
         else if (std::regex_search(l, m, gTest)) out.push_back({m[1].str() + "." + m[2].str(), file, lineNo, 0});
         break;
@@ -335,6 +348,7 @@ std::vector<std::string> jsTestsImporting(const fs::path& source, const fs::path
     if (d == root || d == d.parent_path() || root.empty()) break;
   }
   std::vector<std::string> tests;
+  if (isFilesystemRoot(base.string())) return tests;
   std::size_t entries = 0;
   std::error_code ec;
   fs::recursive_directory_iterator it(base, fs::directory_options::skip_permission_denied, ec), end;
@@ -367,13 +381,13 @@ std::string substitute(std::string arg, const std::string& file, const std::stri
 }
 
 bool hasDoctestExamples(const std::string& text) {
-  static const std::regex r(R"((^|\n)[ \t]*>>> )");
-  return std::regex_search(text, r);
+  static const std::regex r = support::regex(R"(^[ \t]*>>> )");
+  return support::anyLineMatches(text, r, {">>> "});
 }
 
 bool sameFileTestsIn(const std::string& text) {
-  static const std::regex r(R"((^|\n)(?:async\s+)?def\s+test\w*\s*\(|(^|\n)class\s+\w+\s*\([^)]*TestCase[^)]*\)\s*:)");
-  return std::regex_search(text, r);
+  static const std::regex r = support::regex(R"(^(?:async\s+)?def\s+test\w*\s*\(|^class\s+\w+\s*\([^)]*TestCase[^)]*\)\s*:)");
+  return support::anyLineMatches(text, r, {"def", "TestCase"});
 }
 
 }  // namespace
@@ -389,6 +403,8 @@ std::optional<TestPlan> discoverTests(const DiscoveryRequest& request, std::stri
   std::string root = request.workspaceRoot.empty() ? findWorkspaceRoot(source.string())
                                                    : fs::absolute(request.workspaceRoot, ec).lexically_normal().string();
   while (root.size() > 1 && root.back() == '/') root.pop_back();
+  // An editor opened at / is no project: the file's own project (or directory) is.
+  if (isFilesystemRoot(root)) root = findWorkspaceRoot(source.string());
   auto language = languageForPath(source.string());
   const bool hasCommand = request.config && request.config->testsCommand && !request.config->testsCommand->empty();
   auto commandPlan = [&]() {
@@ -486,7 +502,7 @@ void narrowToFunction(TestPlan& plan, const DiscoveryContext& ctx) {
   if (!plan.function) return;
   const std::string fn = plan.function->name;
   const std::string key = normalizedName(fn);
-  const std::regex call("\\b" + std::regex_replace(fn, std::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\])"), "\\$&") + "\\s*\\(");
+  const std::regex call = support::regex("\\b" + std::regex_replace(fn, support::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\])"), "\\$&") + "\\s*\\(");
   std::map<std::string, std::vector<std::string>> linesOf;
   for (const auto& st : plan.staticTests) {
     if (linesOf.count(st.file)) continue;

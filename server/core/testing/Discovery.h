@@ -43,6 +43,11 @@ std::optional<std::string> readFile(const std::string& path);
 // `stopAt` (a workspace folder the editor gave us) when set. Falls back to the file's directory.
 std::string findWorkspaceRoot(const std::string& file, const std::string& stopAt = "");
 
+// Whether `dir` is the filesystem root. No search for tests walks it: a file saved at / or an
+// editor whose root is / would have discovery read the whole machine (2,000 of the system's
+// Python test files, seconds per keystroke) for tests no project keeps there.
+bool isFilesystemRoot(const std::string& dir);
+
 std::optional<Language> languageForPath(const std::string& path);
 
 struct StaticTest {

@@ -1,8 +1,8 @@
 #include "core/testing/OutputParsing.h"
+#include "support/Regex.h"
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <sstream>
 
 namespace greenlight::core::testing {
@@ -219,8 +219,8 @@ HarnessOutcome foldEvents(const std::vector<nlohmann::json>& events) {
 }
 
 std::vector<CompilerMessage> parseCompilerOutput(const std::string& text) {
-  static const std::regex diag(R"(^([^:\s][^:]*):(\d+):(?:(\d+):)?\s+(fatal error|error|warning|note):\s*(.*)$)");
-  static const std::regex link(R"(^([^:\s][^:]*):(\d+):\s*(undefined reference to .*)$)");
+  static const std::regex diag = support::regex(R"(^([^:\s][^:]*):(\d+):(?:(\d+):)?\s+(fatal error|error|warning|note):\s*(.*)$)");
+  static const std::regex link = support::regex(R"(^([^:\s][^:]*):(\d+):\s*(undefined reference to .*)$)");
   std::vector<CompilerMessage> out;
   std::istringstream in(text);
   std::string line;
@@ -242,8 +242,8 @@ std::vector<CompilerMessage> parseCompilerOutput(const std::string& text) {
 }
 
 std::vector<CompilerMessage> parseGenericLocations(const std::string& text) {
-  static const std::regex loc(R"((?:^|[\s("'])((?:[A-Za-z]:)?[\w./\\-]*[./][\w./\\-]*):(\d+)(?::(\d+))?(?::\s*(.*))?)");
-  static const std::regex severity(R"(^(fatal error|error|warning|note|info|information)\s*(?:\[[^\]]*\])?\s*:\s*(.*)$)",
+  static const std::regex loc = support::regex(R"((?:^|[\s("'])((?:[A-Za-z]:)?[\w./\\-]*[./][\w./\\-]*):(\d+)(?::(\d+))?(?::\s*(.*))?)");
+  static const std::regex severity = support::regex(R"(^(fatal error|error|warning|note|info|information)\s*(?:\[[^\]]*\])?\s*:\s*(.*)$)",
                                    std::regex::icase);
   std::vector<CompilerMessage> out;
   std::istringstream in(text);
@@ -275,7 +275,7 @@ std::vector<CompilerMessage> parseGenericLocations(const std::string& text) {
 }
 
 std::optional<AssertFailure> parseAssertFailure(const std::string& text) {
-  static const std::regex r(R"(: ([^:\n]+):(\d+): ([^\n]*?): Assertion `([\s\S]*?)' failed\.)");
+  static const std::regex r = support::regex(R"(: ([^:\n]+):(\d+): ([^\n]*?): Assertion `([\s\S]*?)' failed\.)");
   std::smatch m;
   if (!std::regex_search(text, m, r)) return std::nullopt;
   AssertFailure a;

@@ -12,7 +12,6 @@
 #include <functional>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <sstream>
 
 #include "core/testing/Diagnostics.h"

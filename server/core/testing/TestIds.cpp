@@ -1,10 +1,10 @@
 #include "core/testing/TestIds.h"
+#include "support/Regex.h"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <map>
-#include <regex>
 #include <set>
 
 namespace greenlight::core::testing {
@@ -49,7 +49,7 @@ bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) ||
 // identifier path ("m (import)", "test_x[1.5]") stay as they are.
 std::string mapPythonName(const std::string& name) {
   if (name.rfind("doctest:", 0) == 0) return name;
-  static const std::regex dotted(R"(^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$)");
+  static const std::regex dotted = support::regex(R"(^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$)");
   if (!std::regex_match(name, dotted)) return name;
   std::string out;
   for (char c : name) {
@@ -72,7 +72,7 @@ std::size_t caseBracket(const std::string& tail) {
 }
 
 bool isGtestName(const std::string& tail, std::string* suite) {
-  static const std::regex gtest(R"(^([A-Za-z_]\w*)\.([A-Za-z_]\w*)$)");
+  static const std::regex gtest = support::regex(R"(^([A-Za-z_]\w*)\.([A-Za-z_]\w*)$)");
   std::smatch m;
   if (!std::regex_match(tail, m, gtest)) return false;
   if (suite) *suite = m[1].str();
@@ -336,7 +336,7 @@ struct Doctest {
 };
 
 std::vector<Doctest> pythonDoctests(const std::string& text, const std::string& file) {
-  static const std::regex def(R"(^(\s*)(?:async\s+)?(def|class)\s+([A-Za-z_]\w*))");
+  static const std::regex def = support::regex(R"(^(\s*)(?:async\s+)?(def|class)\s+([A-Za-z_]\w*))");
   auto lines = splitLines(text);
   std::vector<Doctest> out;
   // Module docstring: ">>>" before the first definition or statement after it.
@@ -395,7 +395,7 @@ int pythonBlockEnd(const std::vector<std::string>& lines, int line) {
 }
 
 std::optional<int> pythonClassLine(const std::vector<std::string>& lines, const std::string& cls) {
-  const std::regex r("^class\\s+" + cls + "\\b");
+  const std::regex r = support::regex("^class\\s+" + cls + "\\b");
   for (std::size_t i = 0; i < lines.size(); ++i)
     if (std::regex_search(lines[i], r)) return static_cast<int>(i) + 1;
   return std::nullopt;

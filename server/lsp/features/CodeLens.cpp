@@ -9,7 +9,6 @@
 // Threading: the handler looks up the document's TargetFinder (cached per version) and the
 // board's last results on the loop, then computes the lenses on the pool (discovery reads the
 // nearby test files) and replies from there.
-#include <regex>
 
 #include "core/testing/Discovery.h"
 #include "lsp/Server.h"
@@ -19,6 +18,7 @@
 #include "lsp/features/TestBoard.h"
 #include "protocol/CodeLens.h"
 #include "protocol/Uri.h"
+#include "support/Regex.h"
 
 #include <filesystem>
 
@@ -60,7 +60,7 @@ std::vector<std::string> testsOf(const std::string& name, const std::vector<ct::
   std::vector<std::string> out;
   if (name.empty()) return out;
   const std::string key = lower(name);
-  std::regex call("(^|[^\\w$])" + std::regex_replace(name, std::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\])"), "\\$&") + "\\s*\\(");
+  std::regex call = support::regex("(^|[^\\w$])" + std::regex_replace(name, support::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\])"), "\\$&") + "\\s*\\(");
   for (const auto& t : tests) {
     bool byName = lower(t.name).find(key) != std::string::npos;
     bool byCall = false;

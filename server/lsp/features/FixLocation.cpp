@@ -1,16 +1,16 @@
 #include "lsp/features/FixLocation.h"
 
-#include <regex>
 
 #include "core/testing/Discovery.h"
 #include "lsp/features/RunTestsSourceFor.h"
+#include "support/Regex.h"
 
 namespace greenlight::lsp {
 
 namespace ct = core::testing;
 
 std::string calleeInMessage(const std::string& message) {
-  static const std::regex kReturned(R"(([A-Za-z_$][\w$.]*)\s*\(.*\)\s+returned\b)");
+  static const std::regex kReturned = support::regex(R"(([A-Za-z_$][\w$.]*)\s*\(.*\)\s+returned\b)");
   std::smatch m;
   if (std::regex_search(message, m, kReturned)) {
     std::string name = m[1].str();

@@ -23,7 +23,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -34,6 +33,7 @@
 #include "core/testing/cmake/PrivateBuild.h"
 #include "core/testing/cmake/Project.h"
 #include "core/testing/cmake/Trace.h"
+#include "support/Regex.h"
 
 namespace greenlight::core::testing {
 namespace fs = std::filesystem;
@@ -56,7 +56,7 @@ std::string readHost(const std::string& path) {
 // gtest/catch/doctest_discover_tests stand in for a test program not built yet with one test
 // "<target>_NOT_BUILT" (CMake 3.25: "<target>_NOT_BUILT-<hash>").
 bool isNotBuilt(const CtestTest& t, std::string* target) {
-  static const std::regex r(R"(^(.+)_NOT_BUILT(-[0-9a-f]+)?$)");
+  static const std::regex r = support::regex(R"(^(.+)_NOT_BUILT(-[0-9a-f]+)?$)");
   std::smatch m;
   if (!std::regex_match(t.name, m, r)) return false;
   *target = m[1].str();
@@ -160,7 +160,7 @@ struct TargetRun {
 // "file:line" mentions of project files in a plain test's output: where it says it failed.
 std::vector<Frame> framesInOutput(const std::string& output, const std::string& root) {
   std::vector<Frame> frames;
-  static const std::regex loc(R"((/[^\s:'"()]+):(\d+)(?::(\d+))?)");
+  static const std::regex loc = support::regex(R"((/[^\s:'"()]+):(\d+)(?::(\d+))?)");
   for (std::sregex_iterator it(output.begin(), output.end(), loc), end; it != end && frames.size() < 16; ++it) {
     std::string file = fs::path((*it)[1].str()).lexically_normal().string();
     if (!under(file, root)) continue;
@@ -454,7 +454,7 @@ class CMakeAdapter final : public RunnerAdapter {
                                      const cmake::DepsIndex* deps, const RunOptions& options,
                                      const std::vector<cmake::TestDecl>& decls,
                                      const std::vector<cmake::TestDecl>& ownDecls) const {
-    const std::regex callsFunction(plan.function ? "\\b" + plan.function->name + "\\s*\\(" : std::string("$^"));
+    const std::regex callsFunction = support::regex(plan.function ? "\\b" + plan.function->name + "\\s*\\(" : std::string("$^"));
     std::vector<TargetRun> runs;
     for (const auto& name : plan.runnerArgs) {
       const cmake::Target* target = model.find(name);

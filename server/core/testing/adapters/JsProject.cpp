@@ -13,7 +13,6 @@
 #include <functional>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -24,6 +23,7 @@
 #include "core/testing/harness/Harnesses.h"
 #include "sandbox/Sandbox.h"
 #include "support/Log.h"
+#include "support/Regex.h"
 
 namespace greenlight::core::testing {
 namespace fs = std::filesystem;
@@ -427,7 +427,7 @@ std::optional<JsProject> jsProject(const std::string& file, const std::string& w
           const std::string f = (dir / n).string();
           if (!isFile(f)) continue;
           auto t = readSource(f, overlay);
-          static const std::regex testBlock(R"(\btest\s*:)");
+          static const std::regex testBlock = support::regex(R"(\btest\s*:)");
           if (t && std::regex_search(*t, testBlock)) {
             viteTest = true;
             p.configFiles.push_back(f);
@@ -445,8 +445,8 @@ std::optional<JsProject> jsProject(const std::string& file, const std::string& w
         if (pkg.contains("scripts") && pkg["scripts"].is_object() && pkg["scripts"].contains("test") &&
             pkg["scripts"]["test"].is_string())
           script = pkg["scripts"]["test"].get<std::string>();
-        static const std::regex named(R"(\b(vitest|jest|mocha)\b)");
-        static const std::regex nodeTest(R"(\bnode\b[^&|;]*\s--test\b)");
+        static const std::regex named = support::regex(R"(\b(vitest|jest|mocha)\b)");
+        static const std::regex nodeTest = support::regex(R"(\bnode\b[^&|;]*\s--test\b)");
         std::smatch m;
         if (std::regex_search(script, m, named)) {
           p.runner = m[1].str();
@@ -754,6 +754,7 @@ namespace {
 // dot directories and what skippedDir() names left out, at most 12 levels and 50,000 entries.
 template <class Fn>
 void forEachJsFile(const std::string& root, Fn fn) {
+  if (isFilesystemRoot(root)) return;
   std::error_code ec;
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
   std::size_t n = 0;
@@ -1088,7 +1089,7 @@ std::optional<TestPlan> JsRunnerAdapter::discover(const DiscoveryContext& ctx, s
     if (plan.function) {
       const std::string fn = plan.function->name;
       const std::string key = normalizedName(fn);
-      const std::regex call("(^|[^\\w$])" + escapeRegex(fn) + "\\s*(<[^>]*>)?\\s*\\(");
+      const std::regex call = support::regex("(^|[^\\w$])" + escapeRegex(fn) + "\\s*(<[^>]*>)?\\s*\\(");
       for (const auto& [f, bs] : blocks) {
         const auto& ls = lines[f];
         for (const auto& b : bs) {

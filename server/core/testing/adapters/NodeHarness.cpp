@@ -3,12 +3,12 @@
 // projects without jest, vitest or mocha. Files are staged as copies under /work/src.
 #include <algorithm>
 #include <filesystem>
-#include <regex>
 
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
 #include "core/testing/adapters/JsProject.h"
 #include "core/testing/harness/Harnesses.h"
+#include "support/Regex.h"
 
 namespace greenlight::core::testing {
 namespace fs = std::filesystem;
@@ -51,7 +51,7 @@ RunResult runNodeHarness(const TestPlan& plan, const RunOptions& options, Stagin
     std::string pattern = "^(";
     for (std::size_t i = 0; i < plan.selected.size(); ++i) {
       if (i) pattern += "|";
-      pattern += std::regex_replace(plan.selected[i], std::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\/])"), "\\$&");
+      pattern += std::regex_replace(plan.selected[i], support::regex(R"([\$\.\^\*\+\?\(\)\[\]\{\}\|\\/])"), "\\$&");
     }
     pattern += ")$";
     p.argv.push_back("--test-name-pattern=" + pattern);

@@ -13,11 +13,11 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <set>
 #include <sstream>
 
 #include "sandbox/Sandbox.h"
+#include "support/Regex.h"
 
 namespace greenlight::core::testing {
 namespace fs = std::filesystem;
@@ -63,7 +63,7 @@ std::vector<std::string> values(const std::vector<std::string>& lines, const std
     if (!rest.empty() && rest[0] == '[') {
       // TOML array, maybe over several lines.
       while (raw.find(']') == std::string::npos && i + 1 < lines.size()) raw += " " + trim(lines[++i]);
-      static const std::regex str(R"re("([^"]*)"|'([^']*)')re");
+      static const std::regex str = support::regex(R"re("([^"]*)"|'([^']*)')re");
       for (auto it = std::sregex_iterator(raw.begin(), raw.end(), str); it != std::sregex_iterator(); ++it) {
         std::string v = (*it)[1].matched ? (*it)[1].str() : (*it)[2].str();
         std::istringstream words(v);
@@ -188,19 +188,19 @@ std::string pythonModuleName(const std::string& path, const std::string& root) {
 }
 
 bool importsPytest(const std::string& text) {
-  static const std::regex r(R"((^|\n)\s*(import\s+pytest\b|from\s+pytest\b|from\s+_pytest\b))");
-  return std::regex_search(text, r);
+  static const std::regex r = support::regex(R"(^\s*(import\s+pytest\b|from\s+pytest\b|from\s+_pytest\b))");
+  return support::anyLineMatches(text, r, {"pytest"});
 }
 
 bool usesUnittest(const std::string& text) {
-  static const std::regex r(R"((^|\n)\s*(import\s+unittest\b|from\s+unittest\b)|\bdef\s+load_tests\s*\()");
-  return std::regex_search(text, r);
+  static const std::regex r = support::regex(R"(^\s*(import\s+unittest\b|from\s+unittest\b)|\bdef\s+load_tests\s*\()");
+  return support::anyLineMatches(text, r, {"unittest", "load_tests"});
 }
 
 bool definesTestFunctions(const std::string& text) {
   // (not `def test_suite():`, unittest's old way of returning the module's suite)
-  static const std::regex r(R"((^|\n)(async\s+)?def\s+test(?!_suite\s*\(\s*\))\w*\s*\()");
-  return std::regex_search(text, r);
+  static const std::regex r = support::regex(R"(^(async\s+)?def\s+test(?!_suite\s*\(\s*\))\w*\s*\()");
+  return support::anyLineMatches(text, r, {"def"});
 }
 
 std::string sandboxUserCannotRead(const std::string& dir) {
@@ -228,19 +228,19 @@ std::vector<std::string> testFilesImporting(const std::string& module, const std
   // import a.b.c | from a.b.c import | from a.b import c | from a.b.c.d import (a submodule)
   const std::string last = module.substr(module.rfind('.') == std::string::npos ? 0 : module.rfind('.') + 1);
   const std::string parent = module.rfind('.') == std::string::npos ? "" : module.substr(0, module.rfind('.'));
-  auto esc = [](const std::string& s) { return std::regex_replace(s, std::regex(R"([.])"), "\\."); };
-  std::string pattern = R"((^|\n)\s*(import\s+)" + esc(module) + R"(\b|from\s+)" + esc(module) + R"(\s+import\b)";
+  auto esc = [](const std::string& s) { return std::regex_replace(s, support::regex(R"([.])"), "\\."); };
+  std::string pattern = R"(^\s*(import\s+)" + esc(module) + R"(\b|from\s+)" + esc(module) + R"(\s+import\b)";
   if (!parent.empty())
     pattern += R"(|from\s+)" + esc(parent) + R"(\s+import\s+[^\n]*\b)" + last + R"(\b)";
   // A module next to its tests imported bare (flat layouts, tests run from the root).
   pattern += R"(|import\s+)" + last + R"(\b|from\s+)" + last + R"(\s+import\b|from\s+\.\s*import\s+[^\n]*\b)" + last +
              R"(\b|from\s+\.)" + last + R"(\s+import\b))";
-  const std::regex imports(pattern);
+  const std::regex imports = support::regex(pattern);
   std::set<std::string> seen;
   std::size_t read = 0;
   std::error_code ec;
   for (const auto& d : dirs) {
-    if (!fs::is_directory(d, ec)) continue;
+    if (isFilesystemRoot(d) || !fs::is_directory(d, ec)) continue;
     fs::recursive_directory_iterator it(d, fs::directory_options::skip_permission_denied, ec), end;
     for (; !ec && it != end && read < cap; it.increment(ec)) {
       const auto& entry = *it;
@@ -254,7 +254,8 @@ std::vector<std::string> testFilesImporting(const std::string& module, const std
       if (path == file || !seen.insert(path).second) continue;
       ++read;
       auto text = readSource(path, overlay);
-      if (text && std::regex_search(*text, imports)) out.push_back(path);
+      // Every form of the import names the module's last part.
+      if (text && support::anyLineMatches(*text, imports, {last})) out.push_back(path);
     }
   }
   std::sort(out.begin(), out.end());

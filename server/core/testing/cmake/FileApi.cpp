@@ -1,12 +1,12 @@
 #include "core/testing/cmake/FileApi.h"
 #include "core/testing/Discovery.h"
+#include "support/Regex.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -96,7 +96,7 @@ Target parseTarget(const nlohmann::json& j, const CodeModel& model) {
 }
 
 const std::regex& includeLine() {
-  static const std::regex r(R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])");
+  static const std::regex r = support::regex(R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])");
   return r;
 }
 

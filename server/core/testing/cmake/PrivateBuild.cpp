@@ -8,13 +8,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -74,6 +74,47 @@ std::string projectBindFor(const std::string& sourceDir) {
     if (fs::exists(dir / ".git", ec)) return dir.string();
   }
   return sourceDir;
+}
+
+// The tests a CTestTestfile.cmake adds and the program each runs: `add_test(NAME "PROGRAM" ...)`
+// with NAME a bracket argument (`[=[a b]=]`, any number of `=`), quoted or unquoted. Parsed by
+// hand: the bracket's closing must repeat the opening's `=`s, a back-reference no regex here may use.
+std::vector<std::pair<std::string, std::string>> ctestAddTests(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const auto skipBlanks = [&](std::size_t i) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    return i;
+  };
+  for (std::size_t at = text.find("add_test("); at != std::string::npos; at = text.find("add_test(", at + 1)) {
+    if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_')) continue;
+    std::size_t i = skipBlanks(at + 9);
+    std::string name;
+    if (i < text.size() && text[i] == '[') {
+      std::size_t j = i + 1;
+      while (j < text.size() && text[j] == '=') ++j;
+      if (j >= text.size() || text[j] != '[') continue;
+      const std::string close = "]" + std::string(j - i - 1, '=') + "]";
+      const std::size_t end = text.find(close, j + 1);
+      if (end == std::string::npos) break;
+      name = text.substr(j + 1, end - j - 1);
+      i = end + close.size();
+    } else if (i < text.size() && text[i] == '"') {
+      const std::size_t end = text.find('"', i + 1);
+      if (end == std::string::npos) break;
+      name = text.substr(i + 1, end - i - 1);
+      i = end + 1;
+    } else {
+      const std::size_t start = i;
+      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) && text[i] != '"' && text[i] != ')') ++i;
+      name = text.substr(start, i - start);
+    }
+    const std::size_t q = skipBlanks(i);
+    if (name.empty() || q == i || q >= text.size() || text[q] != '"') continue;
+    const std::size_t end = text.find('"', q + 1);
+    if (end == std::string::npos) break;
+    out.emplace_back(std::move(name), text.substr(q + 1, end - q - 1));
+  }
+  return out;
 }
 
 std::mutex gRegistryMutex;
@@ -301,11 +342,7 @@ std::shared_ptr<const std::vector<CtestTest>> PrivateBuild::tests(const RunOptio
   for (const auto& dir : dirs) {
     auto text = readFile(dir + "/CTestTestfile.cmake");
     if (!text) continue;
-    static const std::regex addTest(R"re(add_test\(\s*(\[(=*)\[(.*?)\]\2\]|"([^"]*)"|([^\s"]+))\s+"([^"]+)")re");
-    for (std::sregex_iterator it(text->begin(), text->end(), addTest), end; it != end; ++it) {
-      std::string name = (*it)[3].matched ? (*it)[3].str() : (*it)[4].matched ? (*it)[4].str() : (*it)[5].str();
-      programs[name] = (*it)[6].str();
-    }
+    for (auto& [name, program] : ctestAddTests(*text)) programs[name] = program;
   }
   for (auto& t : parsed) {
     if (!t.target.empty() || !t.command.empty()) continue;

@@ -1,12 +1,12 @@
 #include "core/testing/cmake/Project.h"
 #include "core/testing/Discovery.h"
+#include "support/Regex.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -39,12 +39,12 @@ std::string withoutComments(const std::string& text) {
 }
 
 bool declaresProject(const std::string& text) {
-  static const std::regex r(R"((^|\n)\s*project\s*\()", std::regex::icase);
+  static const std::regex r = support::regex(R"((^|\n)[ \t\f\v\r]*project\s*\()", std::regex::icase);
   return std::regex_search(withoutComments(text), r);
 }
 
 bool registersTests(const std::string& text) {
-  static const std::regex r(
+  static const std::regex r = support::regex(
       R"(\b(enable_testing|add_test|gtest_discover_tests|gtest_add_tests|catch_discover_tests|doctest_discover_tests)\s*\(|\binclude\s*\(\s*CTest\s*\))",
       std::regex::icase);
   return std::regex_search(withoutComments(text), r);
@@ -59,6 +59,7 @@ bool skippedDir(const std::string& name) {
 
 std::vector<std::string> listFilesUnder(const std::string& dir, std::size_t cap) {
   std::vector<std::string> out;
+  if (isFilesystemRoot(dir)) return out;
   std::error_code ec;
   fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
   std::size_t visited = 0;
@@ -96,7 +97,7 @@ std::string unquote(const std::string& s) {
 }
 
 Framework frameworkOfText(const std::string& text) {
-  static const std::regex include(R"((^|\n)\s*#\s*include\s*[<"]([^>"]+)[>"])");
+  static const std::regex include = support::regex(R"((^|\n)[ \t\f\v\r]*#\s*include\s*[<"]([^>"]+)[>"])");
   for (std::sregex_iterator it(text.begin(), text.end(), include), end; it != end; ++it) {
     const std::string h = lower((*it)[2].str());
     if (h.find("gtest/") != std::string::npos || h.find("gmock/") != std::string::npos) return Framework::GoogleTest;
@@ -134,8 +135,8 @@ std::optional<ProjectDir> findTestedProject(const std::string& file, const std::
     const std::string first = *top.lexically_relative(dir).begin();
     auto text = readFile(lists);
     if (!text) break;
-    const std::regex adds(R"(\badd_subdirectory\s*\(\s*"?(\$\{(CMAKE_CURRENT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR|PROJECT_SOURCE_DIR|CMAKE_SOURCE_DIR)\}/)?)" +
-                          std::regex_replace(first, std::regex(R"([.^$|()\[\]{}*+?\\])"), "\\$&") + R"(([/"\s)]))",
+    const std::regex adds = support::regex(R"(\badd_subdirectory\s*\(\s*"?(\$\{(CMAKE_CURRENT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR|PROJECT_SOURCE_DIR|CMAKE_SOURCE_DIR)\}/)?)" +
+                          std::regex_replace(first, support::regex(R"([.^$|()\[\]{}*+?\\])"), "\\$&") + R"(([/"\s)]))",
                           std::regex::icase);
     if (!std::regex_search(withoutComments(*text), adds)) break;
     top = dir;
@@ -156,9 +157,9 @@ std::vector<TestDecl> scanTestDeclarations(const std::string& text, Framework fr
   if (framework == Framework::Plain) framework = frameworkOfText(text);
   std::vector<TestDecl> out;
   // GoogleTest: TEST(Suite, Name), TEST_F, TEST_P, TYPED_TEST, TYPED_TEST_P, FRIEND-less.
-  static const std::regex gtest(R"(^\s*(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P)\s*\(\s*(\w+)\s*,\s*(\w+)\s*\))");
+  static const std::regex gtest = support::regex(R"(^\s*(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P)\s*\(\s*(\w+)\s*,\s*(\w+)\s*\))");
   // Catch2 / doctest: MACRO( [fixture, ] "name" ...
-  static const std::regex stringCase(
+  static const std::regex stringCase = support::regex(
       R"(^\s*(TEST_CASE|SCENARIO|TEST_CASE_METHOD|TEST_CASE_FIXTURE|TEMPLATE_TEST_CASE|TEMPLATE_PRODUCT_TEST_CASE|TEMPLATE_LIST_TEST_CASE|TEST_CASE_TEMPLATE|TEST_CASE_TEMPLATE_DEFINE|TEMPLATE_TEST_CASE_METHOD|METHOD_AS_TEST_CASE)\s*\(\s*(?:[\w:<>]+\s*,\s*)?"((?:\\.|[^"\\])*)\")");
   std::istringstream in(text);
   int n = 0;
@@ -273,7 +274,7 @@ std::vector<std::string> carriedOptions(const UserBuild& build, const std::vecto
   }
   // The project's own option()s, as the user set them.
   std::set<std::string> options;
-  static const std::regex opt(R"(\boption\s*\(\s*([A-Za-z_][A-Za-z0-9_]*))", std::regex::icase);
+  static const std::regex opt = support::regex(R"(\boption\s*\(\s*([A-Za-z_][A-Za-z0-9_]*))", std::regex::icase);
   for (const auto& f : listFiles) {
     auto text = readFile(f);
     if (!text) continue;
@@ -290,7 +291,7 @@ std::vector<std::string> carriedOptions(const UserBuild& build, const std::vecto
 }
 
 int mainLine(const std::string& text) {
-  static const std::regex r(R"(^\s*(?:int|auto)\s+main\s*\()");
+  static const std::regex r = support::regex(R"(^\s*(?:int|auto)\s+main\s*\()");
   std::istringstream in(text);
   int n = 0;
   for (std::string l; std::getline(in, l);) {

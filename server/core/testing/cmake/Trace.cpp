@@ -1,7 +1,7 @@
 #include "core/testing/cmake/Trace.h"
+#include "support/Regex.h"
 
 #include <cstdlib>
-#include <regex>
 #include <sstream>
 
 namespace greenlight::core::testing::cmake {
@@ -22,7 +22,7 @@ std::string unescape(std::string_view s) {
 }
 
 bool namesSignal(const std::string& message) {
-  static const std::regex r(R"(\bSIG(SEGV|FPE|BUS|ILL|ABRT)\b|signal \d+|[Ss]egmentation fault|crash)");
+  static const std::regex r = support::regex(R"(\bSIG(SEGV|FPE|BUS|ILL|ABRT)\b|signal \d+|[Ss]egmentation fault|crash)");
   return std::regex_search(message, r);
 }
 
@@ -113,7 +113,7 @@ std::vector<std::vector<Frame>> parseAddr2line(std::string_view text) {
 }
 
 bool frameworkHeader(const std::string& path) {
-  static const std::regex r(R"((^|/)(catch\.hpp|catch_amalgamated\.[ch]pp|doctest\.h)$|/(catch2|doctest|gtest|gmock)/)");
+  static const std::regex r = support::regex(R"((^|/)(catch\.hpp|catch_amalgamated\.[ch]pp|doctest\.h)$|/(catch2|doctest|gtest|gmock)/)");
   return std::regex_search(path, r);
 }
 
