@@ -3,6 +3,10 @@
 // runner's modules loaded ahead, sandbox::keepSpares), twice, with a bug injected into the copy
 // on disk so that failures, their messages, values and frames are compared too (restored after).
 // Every warm run must report exactly what the cold run reported, and must have been warm.
+// jest-ts also changes files AFTER its warm spare built ts-jest's compiler (js_warm.js), the way a
+// user saves while the spare waits: a source the test imports (the compiler takes the new text),
+// a type error in one, a type it imports only as a type (jest never transforms that file), tsconfig.json
+// (the prepared compiler is dropped). Each warm run must equal a cold run of the changed files.
 // (A run with unsaved text binds a fresh copy over the file: a sandbox of another shape, which
 // no spare made ahead fits; such runs start cold.)
 //
@@ -44,10 +48,31 @@ struct Case {
 
 const Case kCases[] = {
     {"jest-js", "jest", "__tests__/money.test.js", "src/money.js", "(i < extra ? 1 : 0)", "(i <= extra ? 1 : 0)"},
+    {"jest-ts", "jest", "test/set.spec.ts", "src/set.ts", "out.push({ lo: p.lo, hi: i.lo - 1 })", "out.push({ lo: p.lo, hi: i.lo })"},
     {"vitest-ts", "vitest", "test/template.spec.ts", "src/template.ts", "i = close + 2;", "i = close + 1;"},
     {"mocha-js", "mocha", "test/parse.js", "lib/parse.js", "depth < options.depth", "depth <= options.depth"},
     {"monorepo/packages/core", "vitest", "test/scheduler.test.ts", "src/scheduler.ts", "now - job.lastRun >= job.intervalMs",
      "now - job.lastRun > job.intervalMs"},
+};
+
+// A change made after the warm spare was built (jest-ts: ts-jest's compiler prepared ahead).
+struct LaterEdit {
+  const char* project;
+  const char* what;
+  const char* file;
+  const char* find;
+  const char* replace;
+};
+
+const LaterEdit kLaterEdits[] = {
+    {"jest-ts", "a source the test imports", "src/interval.ts", "if (lo > hi) throw new IntervalError(lo, hi);",
+     "if (lo >= hi) throw new IntervalError(lo, hi);"},
+    {"jest-ts", "a type error in an imported source", "src/interval.ts", "return i.hi - i.lo + 1;",
+     "return i.hi - i.lo + '1';"},
+    // Imported only as a type: jest never transforms it, so only js_warm.js gives ts-jest its new text.
+    {"jest-ts", "a type the source imports (import type)", "src/types.ts", "[number, number] | number",
+     "[string, string] | number"},
+    {"jest-ts", "tsconfig.json", "tsconfig.json", "\"@/*\": [\"src/*\"]", "\"@/*\": [\"lib/*\"]"},
 };
 
 std::string outcomeText(const t::RunOutcome& o) {
@@ -69,6 +94,46 @@ std::string slurp(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+bool waitForWarmSpare() {
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (;;) {
+    for (const std::string& line : greenlight::sandbox::describeSpares())
+      if (line.rfind("warm ", 0) == 0) return true;
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+// Waits until a warm spare's js_warm.js whose command line names `root` has finished loading:
+// it then blocks in read(1023, ...) (/proc/PID/syscall "0 0x3ff ..."). A change made before that
+// is one the preload may have read already, which proves nothing about what it does at the run.
+bool waitForWarmLoaded(const std::string& root) {
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  for (;;) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/proc", ec)) {
+      const std::string pid = e.path().filename().string();
+      if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::string cmdline = slurp("/proc/" + pid + "/cmdline");
+      std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+      if (cmdline.find("js_warm.js") == std::string::npos || cmdline.find(root + "/") == std::string::npos) continue;
+      if (slurp("/proc/" + pid + "/syscall").rfind("0 0x3ff ", 0) == 0) return true;
+    }
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+// `path` with `find` replaced; false when `find` is not there.
+bool replaceIn(const std::string& path, const std::string& find, const std::string& replace) {
+  std::string text = slurp(path);
+  const auto at = text.find(find);
+  if (at == std::string::npos) return false;
+  text.replace(at, find.size(), replace);
+  std::ofstream(path, std::ios::trunc) << text;
+  return true;
 }
 
 }  // namespace
@@ -136,14 +201,7 @@ int main(int argc, char** argv) {
     once();  // cold again: asks for a warm spare of this shape
     bool equal = true;
     for (int i = 0; i < 2; ++i) {
-      auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-      auto warmReady = [] {
-        for (const std::string& line : sb::describeSpares())
-          if (line.rfind("warm ", 0) == 0) return true;
-        return false;
-      };
-      while (!warmReady() && std::chrono::steady_clock::now() < until)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      waitForWarmSpare();
       const t::RunOutcome warm = once();
       if (outcomeText(warm) != expected) {
         equal = false;
@@ -162,6 +220,40 @@ int main(int argc, char** argv) {
     std::printf("%s %s: %s (%d passed, %d failed, cold and warm)\n", equal ? "ok  " : "FAIL", c.project, c.testFile,
                 cold.result.summary.passed, cold.result.summary.failed);
     if (!equal) ++failures;
+    for (const LaterEdit& e : kLaterEdits) {
+      if (std::string(e.project) != c.project) continue;
+      const std::string path = root + "/" + e.file;
+      const std::string before = slurp(path);
+      Restore undo{path, before};
+      sb::keepSpares(false);
+      if (!replaceIn(path, e.find, e.replace)) {
+        std::printf("FAIL %s: \"%s\" not in %s\n", c.project, e.find, e.file);
+        ++failures;
+        continue;
+      }
+      const std::string changed = outcomeText(once());
+      std::ofstream(path, std::ios::trunc) << before;
+      const std::string unchanged = outcomeText(once());
+      if (changed == unchanged) {
+        std::printf("FAIL %s: changing %s changes nothing the test can see\n", c.project, e.what);
+        ++failures;
+        continue;
+      }
+      sb::keepSpares(true);
+      const sb::SpareStats b = sb::spareStats();
+      once();  // cold: a warm spare of this shape is built on the files as they were
+      const bool ready = waitForWarmSpare() && waitForWarmLoaded(root);
+      replaceIn(path, e.find, e.replace);
+      const std::string warm = outcomeText(once());
+      const sb::SpareStats a = sb::spareStats();
+      sb::keepSpares(false);
+      const bool wasWarm = ready && a.warmUsed - b.warmUsed == 1 && a.warmFellBack == b.warmFellBack;
+      const bool same = warm == changed;
+      if (!same) std::printf("--- cold\n%s--- warm\n%s", changed.c_str(), warm.c_str());
+      std::printf("%s %s: %s changed after the warm spare was built (%s)\n", same && wasWarm ? "ok  " : "FAIL", c.project,
+                  e.what, !same ? "warm differs from cold" : wasWarm ? "warm equals cold" : "the run was not warm, or its preload never finished");
+      if (!same || !wasWarm) ++failures;
+    }
   }
   if (ran == 0) {
     std::printf("skipped: no project is installed in %s\n", base.c_str());

@@ -18,6 +18,8 @@
 // cwd = the directory of the package.json (JsProject.h); discovery and the run: JsRunnerAdapter.
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "core/testing/adapters/JsProject.h"
 #include "core/testing/harness/Harnesses.h"
 
@@ -58,6 +60,11 @@ class JestAdapter final : public JsRunnerAdapter {
     const std::string cache = cacheFor(plan, staging, &c.binds);
     c.argv = {"--ci", "--no-watchman", "--reporters=" + reporter, "--testLocationInResults", "--cacheDirectory=" + cache,
               "--runInBand", "--forceExit", "--coverage=false"};
+    // The flags, without the name filter and the files, are what jest reads its project
+    // configuration with: the warm spare reads the same to build ts-jest's compiler ahead.
+    nlohmann::json hints = {{"argv", c.argv}, {"files", nlohmann::json::array()}};
+    for (const auto& f : plan.runnerArgs) hints["files"].push_back(fs::path(f).is_absolute() ? f : plan.rootDir + "/" + f);
+    c.warmHints = hints.dump();
     if (!plan.namePattern.empty()) c.argv.insert(c.argv.end(), {"-t", plan.namePattern});
     c.argv.push_back("--runTestsByPath");
     c.argv.insert(c.argv.end(), plan.runnerArgs.begin(), plan.runnerArgs.end());

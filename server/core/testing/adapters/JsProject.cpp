@@ -1170,6 +1170,7 @@ RunResult JsRunnerAdapter::run(const TestPlan& plan, const RunOptions& options, 
     warmArgv.insert(warmArgv.end(), cmd.nodeFlags.begin(), cmd.nodeFlags.end());
     warmArgv.push_back(std::string(kSandboxGl) + "/js_warm.js");
     warmArgv.push_back(runner);
+    if (!cmd.warmHints.empty()) warmArgv.push_back(cmd.warmHints);
     const std::string_view reporter = runner == "jest" ? harness::jestReporter()
                                       : runner == "vitest" ? harness::vitestReporter()
                                                            : harness::mochaReporter();

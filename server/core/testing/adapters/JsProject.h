@@ -112,6 +112,10 @@ class JsRunnerAdapter : public RunnerAdapter {
     std::vector<std::string> nodeFlags;
     std::vector<std::string> env;
     std::vector<sandbox::Bind> binds;  // beyond the project's (a runner's cache)
+    // What a warm spare may prepare beyond loading the runner (js_warm.js's third argument,
+    // JSON): jest's {"argv": the run's flags, "files": its test files} for ts-jest's compiler.
+    // Part of the spare's shape: a spare prepared for other files serves no run of these.
+    std::string warmHints;
   };
   // The runner's command line for the plan (files relative to plan.rootDir in runnerArgs,
   // plan.namePattern when narrowed), the reporter in /work/.gl.

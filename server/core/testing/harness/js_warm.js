@@ -19,7 +19,22 @@ R"GLJS(
 //   mocha   mocha's CLI and library, and greenlight's mocha reporter (it patches mocha before
 //           the spec files load).
 // Nothing of the project itself is loaded (no config file, no test, no source: they may
-// change before the run). The preload runs in GL_WARM_ROOT, the run's working directory. Then it blocks reading fd 1023, as node_warm.js does.
+// change before the run), with one exception that is checked at the run: ts-jest's compiler
+// (below). The preload runs in GL_WARM_ROOT, the run's working directory. Then it blocks
+// reading fd 1023, as node_warm.js does.
+//
+// ts-jest spends about two seconds of every run building a TypeScript language service (lib
+// and @types parsed, bound and checked) before the first test, even when jest's cache holds
+// every file. It keeps that service for the process, keyed by the jest project config
+// (TsJestTransformer._cachedConfigSets). With the run's flags and test files (the JSON third
+// argument: {"argv": [...], "files": [...]}) the spare reads the project config as the run will
+// and has ts-jest transform the test files, so the run finds the service built. Warm must equal
+// cold: every question that build asked the filesystem (reads, stats, listings, realpaths) is
+// recorded with its answer and asked again when the run comes. A project source file whose text
+// changed is handed to the service as a new version (as ts-jest does with each file jest
+// transforms); any other difference (a file or directory came or went, tsconfig or a
+// package.json changed, a source the service never read) drops the prepared service and the
+// run builds its own, exactly as cold. What the build printed is held and printed at the run.
 // At the run: fd 1023 carries "<argc>\0<envc>\0", argv, envp and the workdir (each
 // NUL-terminated), then EOF. The environment becomes envp, the working directory the workdir,
 // process.argv what `node [flags] script args` gives, and the script (the runner's bin, e.g.
@@ -30,6 +45,162 @@ const fs = require('fs');
 const path = require('path');
 const Module = require('module');
 const {pathToFileURL} = require('url');
+
+// ---- the filesystem as the warm build saw it ----
+// fs's methods are wrapped only while ts-jest's compiler is built, and put back before the run:
+// the run sees node's own fs. (TypeScript took fs.realpathSync.native when it loaded: realpaths
+// are not recorded; they change only when a symlink does.)
+const crypto = require('crypto');
+const recorded = new Map();  // "method\0path" -> {method, args, answer}
+const passThrough = new Map();  // method -> node's own
+const kRecorded = ['readFileSync', 'existsSync', 'statSync', 'lstatSync', 'readdirSync', 'accessSync'];
+
+function answerOf(method, fn, args) {
+  try {
+    const r = fn.apply(fs, args);
+    if (method === 'readFileSync') return 'f:' + crypto.createHash('sha1').update(r).digest('hex');
+    if (method === 'existsSync') return r ? 'yes' : 'no';
+    if (method === 'statSync' || method === 'lstatSync') {
+      if (r === undefined) return 'missing';
+      return r.isDirectory() ? 'dir' : r.isFile() ? 'file' : r.isSymbolicLink() ? 'link' : 'other';
+    }
+    if (method === 'readdirSync') {
+      return 'l:' + r.map((e) => (typeof e === 'string' || Buffer.isBuffer(e) ? String(e) : e.name + (e.isDirectory() ? '/' : '')))
+        .sort().join('\0');
+    }
+    return 'r:' + String(r);
+  } catch (e) {
+    return 'E:' + (e && e.code);
+  }
+}
+
+// Wraps fs's methods to record each first question and its answer; returns what puts them back.
+function recordFilesystem() {
+  for (const method of kRecorded) {
+    const fn = fs[method];
+    passThrough.set(method, fn);
+    fs[method] = function (...args) {
+      if (args.length > 0 && (typeof args[0] === 'string' || Buffer.isBuffer(args[0]))) {
+        const key = method + '\0' + String(args[0]);
+        if (!recorded.has(key)) recorded.set(key, {method, args, answer: answerOf(method, fn, args)});
+      }
+      return fn.apply(this, args);
+    };
+  }
+  return () => {
+    for (const method of kRecorded) fs[method] = passThrough.get(method);
+  };
+}
+
+const warmTsJest = {transformers: [], held: [], ready: false};
+
+function isProjectSource(file) {
+  return !file.split(path.sep).includes('node_modules') && /\.(d\.)?[cm]?[jt]sx?$/.test(file);
+}
+
+// At the run: what changed since the build, and either the service brought up to date or
+// dropped. Returns what was done, for the test of this file.
+function checkTsJest() {
+  if (!warmTsJest.ready) return 'none';
+  const changedSources = [];
+  let drop = false;
+  for (const {method, args, answer} of recorded.values()) {
+    if (answerOf(method, passThrough.get(method), args) === answer) continue;
+    const file = String(args[0]);
+    if (method === 'readFileSync' && isProjectSource(file)) changedSources.push(file);
+    else drop = true;
+  }
+  const classes = new Set(warmTsJest.transformers.map((t) => t.constructor));
+  const compilers = [];
+  for (const cls of classes) {
+    for (const cs of cls._cachedConfigSets || []) {
+      const c = cs.compiler && cs.compiler._compilerInstance;
+      if (c && c._fileContentCache instanceof Map && typeof c._updateMemoryCache === 'function') compilers.push(c);
+      else drop = true;
+    }
+  }
+  if (!drop) {
+    for (const file of changedSources) {
+      const known = compilers.filter((c) => c._fileContentCache.has(path.normalize(file)));
+      if (known.length === 0) {
+        drop = true;
+        break;
+      }
+      let text;
+      try {
+        text = passThrough.get('readFileSync').call(fs, file, 'utf8');
+      } catch (e) {
+        drop = true;
+        break;
+      }
+      for (const c of known) c._updateMemoryCache(text, path.normalize(file));
+    }
+  }
+  if (drop) {
+    for (const cls of classes) if (Array.isArray(cls._cachedConfigSets)) cls._cachedConfigSets.length = 0;
+    return 'dropped';
+  }
+  for (const [stream, chunk] of warmTsJest.held) stream.write(chunk);
+  return changedSources.length ? 'updated' : 'reused';
+}
+
+// Builds ts-jest's compiler for the run's project config and test files (see the top).
+async function buildTsJest(bases, root, hints) {
+  const jestCli = preload(bases, 'jest-cli');
+  const jestConfig = preload(bases, 'jest-config');
+  if (!jestCli || !jestConfig || typeof jestCli.buildArgv !== 'function' || !Array.isArray(hints.files)) return;
+  const writes = {out: process.stdout.write, err: process.stderr.write};
+  const hold = (stream) => (chunk, encoding, callback) => {
+    warmTsJest.held.push([stream, Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), typeof encoding === 'string' ? encoding : 'utf8')]);
+    if (typeof encoding === 'function') encoding();
+    else if (typeof callback === 'function') callback();
+    return true;
+  };
+  // What reading the config prints the run prints again itself; what ts-jest prints building
+  // its compiler only a cold run would: that is held for the run.
+  const discard = (chunk, encoding, callback) => {
+    if (typeof encoding === 'function') encoding();
+    else if (typeof callback === 'function') callback();
+    return true;
+  };
+  process.stdout.write = discard;
+  process.stderr.write = discard;
+  const stopRecording = recordFilesystem();
+  try {
+    const argv = await jestCli.buildArgv(hints.argv || []);
+    const {configs} = await jestConfig.readConfigs(argv, [root]);
+    process.stdout.write = hold(process.stdout);
+    process.stderr.write = hold(process.stderr);
+    for (const config of configs) {
+      for (const file of hints.files) {
+        const entry = (config.transform || []).find(([pattern]) => new RegExp(pattern).test(file));
+        if (!entry || !entry[1].split(path.sep).includes('ts-jest')) continue;
+        let factory = require(entry[1]);
+        if (factory && factory.__esModule && factory.default) factory = factory.default;
+        const transformer = typeof factory.createTransformer === 'function' ? await factory.createTransformer(entry[2]) : factory;
+        if (!transformer || typeof transformer.process !== 'function' || !transformer.constructor) continue;
+        warmTsJest.transformers.push(transformer);
+        const options = {config, configString: JSON.stringify(config), cacheFS: new Map(), instrument: false,
+          supportsDynamicImport: false, supportsExportNamespaceFrom: false, supportsStaticESM: false,
+          supportsTopLevelAwait: false, transformerConfig: entry[2]};
+        const text = fs.readFileSync(file, 'utf8');
+        transformer.getCacheKey(text, file, options);
+        transformer.process(text, file, options);
+      }
+    }
+    warmTsJest.ready = warmTsJest.transformers.length > 0;
+  } catch (e) {
+    // The run builds it as cold (a failing transform fails there, where it is reported).
+    for (const t of warmTsJest.transformers) if (Array.isArray(t.constructor._cachedConfigSets)) t.constructor._cachedConfigSets.length = 0;
+    warmTsJest.ready = false;
+    warmTsJest.held = [];
+  } finally {
+    stopRecording();
+    process.stdout.write = writes.out;
+    process.stderr.write = writes.err;
+  }
+  if (!warmTsJest.ready) warmTsJest.held = [];
+}
 
 function packageDir(from, name) {
   for (let d = path.resolve(from); ; d = path.dirname(d)) {
@@ -84,6 +255,13 @@ async function greenlightWarmLoad() {
     } catch (e) {
       // loaded again by the run
     }
+    let hints = null;
+    try {
+      hints = process.argv[3] ? JSON.parse(process.argv[3]) : null;
+    } catch (e) {
+      hints = null;
+    }
+    if (hints && preload(bases, 'ts-jest')) await buildTsJest(bases, root, hints);
   } else if (runner === 'vitest') {
     const dir = packageDir(root, 'vitest');
     if (dir) {
@@ -136,6 +314,7 @@ function greenlightWarmRun() {
     if (eq > 0) process.env[kv.slice(0, eq)] = kv.slice(eq + 1);
   }
   process.chdir(workdir);
+  checkTsJest();
   let i = 1;
   while (i < argv.length && argv[i].startsWith('-')) i++;
   const script = path.resolve(argv[i] || '');

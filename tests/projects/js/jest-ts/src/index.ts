@@ -1,2 +1,3 @@
 export * from './interval';
 export * from './set';
+export type { RangeInput } from './types';

@@ -1,10 +1,11 @@
 import { Interval, interval, format, overlap, Overlap } from './interval';
+import type { RangeInput } from './types';
 
 /** A set of integers kept as sorted, disjoint, non-touching intervals. */
 export class IntervalSet implements Iterable<Interval> {
   private parts: Interval[] = [];
 
-  static of(...ranges: Array<[number, number] | number>): IntervalSet {
+  static of(...ranges: RangeInput[]): IntervalSet {
     const s = new IntervalSet();
     for (const r of ranges) {
       if (typeof r === 'number') s.add(interval(r, r));
