@@ -7,7 +7,8 @@
 //   jest:   node <jest>/bin/jest.js --ci --no-watchman --reporters=<gl>/jest_reporter.js
 //           --testLocationInResults --cacheDirectory=<cache>/jest --runTestsByPath FILE... [-t RE]
 //   vitest: node <vitest>/vitest.mjs run FILE... --reporter=<gl>/vitest_reporter.mjs --no-cache
-//           [--configLoader runner (vite >= 6.1)] [--includeTaskLocation (vitest >= 3)] [-t RE]
+//           [--configLoader runner (vite >= 6.1)] [--includeTaskLocation (vitest >= 3)]
+//           [--minWorkers=0 (vitest 1 to 3)] [-t RE]
 //   mocha:  GL_MOCHA_FILES=<abs FILE lines> node <mocha>/bin/mocha.js --no-parallel
 //           --require <gl>/mocha_reporter.js --reporter <gl>/mocha_reporter.js FILE... [--grep RE]
 // with env NO_COLOR=1 FORCE_COLOR=0 CI=1 HOME=TMPDIR=<tmp>.
@@ -128,6 +129,7 @@ function reporterCommand(runner, dir, gl, files, {titlePaths, cache = '/tmp/gl-c
     argv = [process.execPath, bin, 'run', ...rel, `--reporter=${gl}/vitest_reporter.mjs`, '--no-cache'];
     if (versionAtLeast(vite, [6, 1])) argv.push('--configLoader', 'runner');
     if (major(v) >= 3) argv.push('--includeTaskLocation');
+    if (major(v) >= 1 && major(v) < 4) argv.push('--minWorkers=0');
     if (titlePaths) argv.push('-t', titlePattern(runner, titlePaths));
   } else {
     env.GL_MOCHA_FILES = files.join('\n');

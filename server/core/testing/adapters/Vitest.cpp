@@ -7,7 +7,12 @@
 //
 //   node --import=/work/.gl/vite_sandbox.mjs <vitest>/vitest.mjs run FILE...
 //        --reporter=/work/.gl/vitest_reporter.mjs --no-cache --coverage.enabled=false
-//        [--configLoader runner] [--includeTaskLocation] [-t PATTERN]
+//        [--configLoader runner] [--includeTaskLocation] [--minWorkers=0] [-t PATTERN]
+// --minWorkers=0 (vitest 1 to 3): vitest otherwise keeps min(cores - 1, max) workers started,
+// so once the one file's isolated worker is done the pool forks a replacement that nothing uses
+// and the run waits for it to start and stop (about 100 ms of a 0.5 s run here). A pool's own
+// minForks/minThreads in the project's config still wins. Which tests run, where, and what they
+// report is unchanged: a one-file run uses one worker either way.
 // vite >= 6.1 loads the config without writing anything (--configLoader runner); before that
 // it writes its bundled config beside the config file or into node_modules/.vite-temp, which
 // vite_sandbox.mjs sends to /tmp (the project is read-only in the sandbox); it also keeps
@@ -34,6 +39,7 @@ class VitestAdapter final : public JsRunnerAdapter {
     c.argv.insert(c.argv.end(), {"--reporter=" + reporter, "--no-cache", "--coverage.enabled=false"});
     if (versionAtLeast(vite, {6, 1})) c.argv.insert(c.argv.end(), {"--configLoader", "runner"});
     if (versionAtLeast(install.version, {3})) c.argv.push_back("--includeTaskLocation");
+    if (versionAtLeast(install.version, {1}) && !versionAtLeast(install.version, {4})) c.argv.push_back("--minWorkers=0");
     if (!plan.namePattern.empty()) c.argv.insert(c.argv.end(), {"-t", plan.namePattern});
     return c;
   }

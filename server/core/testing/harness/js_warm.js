@@ -202,6 +202,23 @@ async function buildTsJest(bases, root, hints) {
   if (!warmTsJest.ready) warmTsJest.held = [];
 }
 
+// vite (7) loads the config through a module runner that registers a module resolve hook
+// (module.register): node then starts its hooks thread, about 30 ms of the run. Started here,
+// with a hook that only passes each resolution on, the run's registration joins a running thread.
+// Every resolution resolves as it would without it. Only where vite itself would register one:
+// with module.registerHooks (node >= 22.15) vite hooks in-thread, and there is no thread to start.
+function startLoaderHooksThread(viteDir) {
+  if (!viteDir || typeof Module.register !== 'function' || typeof Module.registerHooks === 'function') return;
+  try {
+    const runner = fs.readFileSync(path.join(viteDir, 'dist', 'node', 'module-runner.js'), 'utf8');
+    if (!runner.includes('createImportMetaResolver') || !runner.includes('module.register(')) return;
+    Module.register('data:text/javascript,' +
+      encodeURIComponent('export async function resolve(specifier, context, next) { return next(specifier, context); }'));
+  } catch (e) {
+    // the run starts the thread itself
+  }
+}
+
 function packageDir(from, name) {
   for (let d = path.resolve(from); ; d = path.dirname(d)) {
     const candidate = path.join(d, 'node_modules', name);
@@ -266,6 +283,7 @@ async function greenlightWarmLoad() {
     const dir = packageDir(root, 'vitest');
     if (dir) {
       await import(pathToFileURL(path.join(dir, 'dist', 'node.js')).href).catch(() => {});
+      startLoaderHooksThread(packageDir(dir, 'vite') || packageDir(root, 'vite'));
     }
   } else if (runner === 'mocha') {
     const dir = packageDir(root, 'mocha');
