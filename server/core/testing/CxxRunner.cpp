@@ -184,34 +184,28 @@ std::vector<TestResult> parseGtestJson(const std::string& text) {
   return out;
 }
 
-}  // namespace
+// ---- the steps of runCxx, in order ----
 
-RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) {
-  std::string err;
-  ToolRequest req;
-  req.name = options.config.cxxCompiler;
-  req.workspaceRoot = plan.workspaceRoot;
-  req.environment = options.toolEnvironment;
-  auto tool = resolveTool(req, &err);
-  if (!tool) {
-    result.error = "C++ compiler: " + err;
-    return result;
-  }
-  const std::string out = staging.outDir();
-  if (out.empty()) {
-    result.error = "mkdtemp /tmp/greenlight-out-XXXXXX failed";
-    return result;
-  }
-  std::vector<std::string> testFiles = plan.testFiles;
-  if (plan.sourceIsTestFile) testFiles.insert(testFiles.begin(), plan.sourceFile);
+// What gets compiled: the test files (the source first when it is a test itself), the source
+// when it is a translation unit no test #includes, greenlight's support unit; every staged
+// text joined (what the framework and link checks read).
+struct CxxSources {
+  std::vector<std::string> testFiles;
+  std::vector<std::string> units;  // sandbox paths
   std::string allText;
-  std::vector<std::string> tus;
+  std::string firstTest;
+};
+
+CxxSources gatherSources(const TestPlan& plan, Staging& staging) {
+  CxxSources s;
+  s.testFiles = plan.testFiles;
+  if (plan.sourceIsTestFile) s.testFiles.insert(s.testFiles.begin(), plan.sourceFile);
   bool includesSource = false;
   const std::string sourceName = fs::path(plan.sourceFile).filename().string();
   static const std::regex inc = support::regex(R"(#\s*include\s*"([^"]+)\")");
-  for (const auto& [f, t] : staging.stagedTexts()) allText += t + "\n";
-  for (const auto& f : testFiles) {
-    tus.push_back(staging.toSandbox(f));
+  for (const auto& [f, t] : staging.stagedTexts()) s.allText += t + "\n";
+  for (const auto& f : s.testFiles) {
+    s.units.push_back(staging.toSandbox(f));
     std::string t;
     for (const auto& [file, text] : staging.stagedTexts())
       if (file == f) t = text;
@@ -221,27 +215,33 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
         includesSource = true;
     }
   }
-  if (!plan.sourceIsTestFile && isTranslationUnit(plan.sourceFile) && !includesSource) tus.push_back(staging.toSandbox(plan.sourceFile));
-  tus.push_back(staging.addHarnessFile("gl_support.cpp", harness::cxxSupport()));
-  // <assert.h> and <cassert> find greenlight's first (it includes the system one): a failed
-  // assert then reports its operands. Last of the -I directories, so a workspace's own
-  // assert.h still wins as it did.
+  if (!plan.sourceIsTestFile && isTranslationUnit(plan.sourceFile) && !includesSource)
+    s.units.push_back(staging.toSandbox(plan.sourceFile));
+  s.units.push_back(staging.addHarnessFile("gl_support.cpp", harness::cxxSupport()));
+  s.firstTest = s.testFiles.empty() ? plan.sourceFile : s.testFiles.front();
+  return s;
+}
+
+// The compiler's command: the configured flags, greenlight's assert.h (last of the -I, so a
+// workspace's own still wins), the framework's main and libraries, the binary to /out.
+sandbox::Policy compilePolicy(const TestPlan& plan, const RunOptions& options, Staging& staging, const Tool& tool,
+                              CxxSources& sources, const std::string& out) {
   const std::string includeDir = fs::path(staging.addHarnessFile("include/assert.h", harness::cxxAssertHeader())).parent_path().string();
   std::vector<std::string> libs;
-  const bool catch2 = plan.framework == "catch2";
-  const bool gtest = plan.framework == "gtest";
+  const std::string& allText = sources.allText;
   const bool hasMain = std::regex_search(allText, support::regex(R"(\bint\s+main\s*\()"));
-  if (catch2 && allText.find("CATCH_CONFIG_MAIN") == std::string::npos && allText.find("CATCH_CONFIG_RUNNER") == std::string::npos)
-    tus.push_back(staging.addHarnessFile("gl_catch_main.cpp", "#define CATCH_CONFIG_MAIN\n#include <catch2/catch.hpp>\n"));
-  if (gtest) {
+  if (plan.framework == "catch2" && allText.find("CATCH_CONFIG_MAIN") == std::string::npos &&
+      allText.find("CATCH_CONFIG_RUNNER") == std::string::npos)
+    sources.units.push_back(staging.addHarnessFile("gl_catch_main.cpp", "#define CATCH_CONFIG_MAIN\n#include <catch2/catch.hpp>\n"));
+  if (plan.framework == "gtest") {
     if (!hasMain) libs.push_back("-lgtest_main");
     libs.push_back("-lgtest");
   }
   if (allText.find("<openssl/") != std::string::npos) libs.push_back("-lcrypto");
   libs.push_back("-pthread");
 
-  sandbox::Policy compile = basePolicy(plan, options, staging, &*tool);
-  compile.argv = {tool->invokedAs.empty() ? tool->path : tool->invokedAs};
+  sandbox::Policy compile = basePolicy(plan, options, staging, &tool);
+  compile.argv = {tool.invokedAs.empty() ? tool.path : tool.invokedAs};
   for (const auto& f : options.config.cxxFlags) compile.argv.push_back(f);
   // -gdwarf-4: binutils 2.40's addr2line misreads GCC 12's DWARF 5 line table for a .cpp that
   // the test #includes and names the includer (prob_test.cpp:5 for prob.cpp:5; gdb reads the
@@ -249,7 +249,7 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
   compile.argv.insert(compile.argv.end(), {"-gdwarf-4", "-no-pie", "-fdiagnostics-color=never", "-fno-diagnostics-show-caret",
                                            "-I" + fs::path(staging.toSandbox(plan.sourceFile)).parent_path().string(),
                                            "-I" + std::string(kSandboxSrc), "-I" + includeDir});
-  compile.argv.insert(compile.argv.end(), tus.begin(), tus.end());
+  compile.argv.insert(compile.argv.end(), sources.units.begin(), sources.units.end());
   compile.argv.insert(compile.argv.end(), {"-o", kBinary});
   compile.argv.insert(compile.argv.end(), libs.begin(), libs.end());
   compile.binds.push_back({out, "/out", true});
@@ -259,61 +259,57 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
   compile.cpuLimitSec = compile.timeLimitSec;
   compile.memoryLimitMb = std::max<std::size_t>(compile.memoryLimitMb, 1024);
   compile.processes = std::max(compile.processes, 16);
-  const PathMap& map = staging.pathMap();
-  StepOutput built = executeStep(compile, options, nullptr);
-  built.stdoutRest = built.stdoutText;
-  built.stderrRest = built.stderrText;
-  const std::string firstTest = testFiles.empty() ? plan.sourceFile : testFiles.front();
-  if (built.verdict.cancelled) {
-    result.cancelled = true;
-    result.verdict = built.verdict;
-    return result;
-  }
-  if (built.verdict.status != sandbox::Status::Ok) {
-    result.verdict = built.verdict;
-    result.stderrText = capText(built.stderrText, 16384);
-    for (auto m : parseCompilerOutput(built.stdoutText + "\n" + built.stderrText)) {
-      m.file = map.toHost(m.file);
-      result.compilerMessages.push_back(std::move(m));
-    }
-    TestResult t;
-    t.name = "compile";
-    t.file = firstTest;
-    t.line = 1;
-    if (built.verdict.status == sandbox::Status::ExitNonzero) {
-      t.status = TestStatus::Error;
-      t.kind = FailureKind::Compile;
-      t.message = "compilation failed";
-      {
-        std::istringstream lines(built.stderrText);
-        for (std::string l; std::getline(lines, l);) {
-          if (l.find("error") != std::string::npos) {
-            t.message = "compilation failed: " + l;
-            break;
-          }
-        }
-      }
-      for (const auto& m : result.compilerMessages) {
-        if (m.severity == "error" || m.severity == "fatal error") {
-          t.message = m.message;
-          t.frames.push_back({m.file, m.line, m.column, ""});
-          break;
-        }
-      }
-      t.output = capText(built.stderrText, 8192);
-      if (options.onTestResult) options.onTestResult(t);
-      result.tests.push_back(std::move(t));
-    } else {
-      HarnessOutcome o;
-      o.running = t;
-      finishResult(result, o, built, map);
-    }
-    return result;
-  }
+  return compile;
+}
 
+// A compile that did not succeed: the compiler's messages, and one "compile" result at the
+// first error (or, killed by a limit, what the verdict says).
+void reportCompileFailure(const StepOutput& built, const std::string& firstTest, const RunOptions& options,
+                          const PathMap& map, RunResult& result) {
+  result.verdict = built.verdict;
+  result.stderrText = capText(built.stderrText, 16384);
+  for (auto m : parseCompilerOutput(built.stdoutText + "\n" + built.stderrText)) {
+    m.file = map.toHost(m.file);
+    result.compilerMessages.push_back(std::move(m));
+  }
+  TestResult t;
+  t.name = "compile";
+  t.file = firstTest;
+  t.line = 1;
+  if (built.verdict.status != sandbox::Status::ExitNonzero) {
+    HarnessOutcome o;
+    o.running = t;
+    finishResult(result, o, built, map);
+    return;
+  }
+  t.status = TestStatus::Error;
+  t.kind = FailureKind::Compile;
+  t.message = "compilation failed";
+  std::istringstream lines(built.stderrText);
+  for (std::string l; std::getline(lines, l);) {
+    if (l.find("error") != std::string::npos) {
+      t.message = "compilation failed: " + l;
+      break;
+    }
+  }
+  for (const auto& m : result.compilerMessages) {
+    if (m.severity == "error" || m.severity == "fatal error") {
+      t.message = m.message;
+      t.frames.push_back({m.file, m.line, m.column, ""});
+      break;
+    }
+  }
+  t.output = capText(built.stderrText, 8192);
+  if (options.onTestResult) options.onTestResult(t);
+  result.tests.push_back(std::move(t));
+}
+
+// The binary's command: the framework's report (Catch2 XML on stdout, GoogleTest JSON to /out)
+// and the selected tests, escaped as the framework parses them.
+sandbox::Policy runPolicy(const TestPlan& plan, const RunOptions& options, Staging& staging, const std::string& out) {
   sandbox::Policy run = basePolicy(plan, options, staging, nullptr);
   run.argv = {kBinary};
-  if (catch2) {
+  if (plan.framework == "catch2") {
     run.argv.insert(run.argv.end(), {"-r", "xml", "-d", "yes"});
     for (const auto& s : plan.selected) {
       std::string e;
@@ -324,7 +320,7 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
       run.argv.push_back(e);
     }
   }
-  if (gtest) {
+  if (plan.framework == "gtest") {
     run.argv.push_back("--gtest_output=json:/out/gtest.json");
     if (!plan.selected.empty()) {
       std::string filter = "--gtest_filter=";
@@ -335,29 +331,27 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
   run.binds.push_back({out, "/out", true});
   run.profile = sandbox::Profile::Native;
   run.env.push_back("GREENLIGHT_TEST_BUDGET_MS=" + std::to_string(static_cast<long>(timeLimit(options) * 1000)));
-  StepOutput ran = executeStep(run, options, nullptr);
-  auto errEvents = extractEvents(ran.stderrText);
-  ran.stdoutRest = ran.stdoutText;
-  ran.stderrRest = errEvents.rest;
-  result.verdict = ran.verdict;
-  result.stdoutText = capText(catch2 ? "" : ran.stdoutText, 16384);
-  result.stderrText = capText(ran.stderrRest, 16384);
-  if (ran.verdict.cancelled) {
-    result.cancelled = true;
-    return result;
-  }
+  return run;
+}
 
-  // Backtraces the support unit printed: resolve them to frames.
-  std::vector<Frame> trace;
-  std::string traceEvent, traceWhat;
-  std::optional<nlohmann::json> assertEvent;  // the operands of a failed assert (include/assert.h)
-  for (const auto& e : errEvents.events) {
+// What the support unit printed on stderr: a crash, throw or timeout with its backtrace
+// (resolved to file:line by addr2line, in the sandbox), and a failed assert's operands.
+struct SupportEvents {
+  std::string event, what;            // "crash" | "exception" | "timeout", and its message
+  std::vector<Frame> trace;           // outermost first
+  std::optional<nlohmann::json> assertion;  // include/assert.h's operands
+};
+
+SupportEvents readSupportEvents(const std::vector<nlohmann::json>& events, const TestPlan& plan, const RunOptions& options,
+                                Staging& staging, const std::string& out, const PathMap& map) {
+  SupportEvents s;
+  for (const auto& e : events) {
     if (e.value("ev", "") == "assert") {
-      assertEvent = e;
+      s.assertion = e;
       continue;
     }
-    traceEvent = e.value("ev", "");
-    traceWhat = e.value("what", "");
+    s.event = e.value("ev", "");
+    s.what = e.value("what", "");
     std::vector<std::string> addrs;
     for (const auto& a : e.value("addrs", nlohmann::json::array())) {
       if (!a.is_string()) continue;
@@ -369,12 +363,12 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
       }
     }
     if (addrs.empty()) continue;
-    std::string err2;
+    std::string err;
     ToolRequest a2l;
     a2l.name = "addr2line";
     a2l.environment = options.toolEnvironment;
     a2l.queryVersion = false;
-    auto addr2line = resolveTool(a2l, &err2);
+    auto addr2line = resolveTool(a2l, &err);
     if (!addr2line) break;
     sandbox::Policy sym = basePolicy(plan, options, staging, nullptr);
     sym.argv = {addr2line->path, "-f", "-C", "-e", kBinary};
@@ -396,28 +390,22 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
       if (line <= 0 || file.rfind(kSandboxGl, 0) == 0) continue;
       inner.push_back({map.toHost(file), line, 0, fn});
     }
-    trace.assign(inner.rbegin(), inner.rend());
+    s.trace.assign(inner.rbegin(), inner.rend());
     break;
   }
+  return s;
+}
 
-  HarnessOutcome outcome;
-  outcome.done = true;
-  if (catch2) {
-    outcome.results = parseCatchXml(ran.stdoutText);
-  } else if (gtest) {
-    outcome.results = parseGtestJson(readHost(out + "/gtest.json"));
-  }
-  TestResult mainTest;
-  mainTest.name = catch2 || gtest ? "(test binary)" : "main";
-  mainTest.file = map.toHost(staging.toSandbox(firstTest));
-  for (const auto& [f, t] : staging.stagedTexts())
-    if (f == firstTest) mainTest.line = mainLine(t);
-  mainTest.file = firstTest;
+// A run that ended other than by the framework's report: a failed assert (with its operands),
+// a timeout, a throw, a crash, main's exit code or a signal, as one result on main (or
+// "(crash)" after the tests that did report). Verdicts the sandbox decided (memory, refusal)
+// are left as the running test for finishResult.
+void classifyBinaryEnd(const StepOutput& ran, const SupportEvents& support, TestResult t, HarnessOutcome& outcome,
+                       const PathMap& map) {
   const auto& v = ran.verdict;
   auto assertFailure = parseAssertFailure(ran.stderrText);
-  if (!traceEvent.empty() || assertFailure || (v.status == sandbox::Status::ExitNonzero && outcome.results.empty()) ||
+  if (!support.event.empty() || assertFailure || (v.status == sandbox::Status::ExitNonzero && outcome.results.empty()) ||
       v.status == sandbox::Status::Signaled) {
-    TestResult t = mainTest;
     if (!outcome.results.empty()) {
       // A framework run that died mid-way: blame the test that did not report (the last one).
       t.name = "(crash)";
@@ -426,33 +414,33 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
       t.status = TestStatus::Failed;
       t.kind = FailureKind::Assertion;
       t.message = "assertion failed: " + assertFailure->expression;
-      if (assertEvent && assertEvent->value("expr", "") == assertFailure->expression &&
-          assertEvent->value("line", 0) == assertFailure->line) {
-        const std::string op = assertEvent->value("op", "");
-        const std::string actual = assertEvent->value("actual", "");
+      const auto& a = support.assertion;
+      if (a && a->value("expr", "") == assertFailure->expression && a->value("line", 0) == assertFailure->line) {
+        const std::string op = a->value("op", "");
+        const std::string actual = a->value("actual", "");
         auto d = op.empty() ? describeValue(assertFailure->expression, actual)
-                            : describeComparison(assertFailure->expression, op, actual, assertEvent->value("expected", ""));
+                            : describeComparison(assertFailure->expression, op, actual, a->value("expected", ""));
         t.message = "assertion failed: " + d.message;
         t.actual = d.actual;
         t.expected = d.expected;
       }
-      t.frames = trace;
+      t.frames = support.trace;
       t.frames.push_back({map.toHost(assertFailure->file), assertFailure->line, 0, assertFailure->function});
-    } else if (traceEvent == "timeout") {
+    } else if (support.event == "timeout") {
       t.status = TestStatus::Timeout;
       t.kind = FailureKind::Timeout;
       t.message = "timed out (time limit reached)";
-      t.frames = trace;
-    } else if (traceEvent == "exception") {
+      t.frames = support.trace;
+    } else if (support.event == "exception") {
       t.status = TestStatus::Error;
       t.kind = FailureKind::Exception;
-      t.message = traceWhat;
-      t.frames = trace;
-    } else if (traceEvent == "crash") {
+      t.message = support.what;
+      t.frames = support.trace;
+    } else if (support.event == "crash") {
       t.status = TestStatus::Error;
       t.kind = FailureKind::Exception;
-      t.message = "crashed: " + traceWhat;
-      t.frames = trace;
+      t.message = "crashed: " + support.what;
+      t.frames = support.trace;
     } else if (v.status == sandbox::Status::ExitNonzero) {
       t.status = TestStatus::Failed;
       t.kind = FailureKind::Assertion;
@@ -464,27 +452,91 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
     }
     t.output = capText(ran.stdoutText + ran.stderrRest, 8192);
     if (!(v.status == sandbox::Status::Ok || v.status == sandbox::Status::ExitNonzero ||
-          v.status == sandbox::Status::Signaled) && traceEvent != "timeout") {
+          v.status == sandbox::Status::Signaled) && support.event != "timeout") {
       outcome.running = t;  // verdict-level failure (memory, refusal...) decides the kind
     } else {
       outcome.results.push_back(t);
     }
   } else if (v.status == sandbox::Status::Ok && outcome.results.empty()) {
-    TestResult t = mainTest;
     t.status = TestStatus::Passed;
     t.durationMs = v.wallMs;
     outcome.results.push_back(t);
   } else if (v.status != sandbox::Status::Ok && v.status != sandbox::Status::ExitNonzero) {
-    outcome.running = mainTest;
+    outcome.running = t;
   }
+}
+
+}  // namespace
+
+// 1. resolve the compiler; 2. gather the translation units; 3. compile in the sandbox (a
+// failure is the result); 4. run the binary; 5. resolve the support unit's backtrace; 6. read
+// the framework's report; 7. classify how the binary ended; 8. finish the result.
+RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) {
+  std::string err;
+  ToolRequest req;
+  req.name = options.config.cxxCompiler;
+  req.workspaceRoot = plan.workspaceRoot;
+  req.environment = options.toolEnvironment;
+  auto tool = resolveTool(req, &err);
+  if (!tool) {
+    result.error = "C++ compiler: " + err;
+    return result;
+  }
+  const std::string out = staging.outDir();
+  if (out.empty()) {
+    result.error = "mkdtemp /tmp/greenlight-out-XXXXXX failed";
+    return result;
+  }
+  CxxSources sources = gatherSources(plan, staging);
+  const PathMap& map = staging.pathMap();
+
+  StepOutput built = executeStep(compilePolicy(plan, options, staging, *tool, sources, out), options, nullptr);
+  built.stdoutRest = built.stdoutText;
+  built.stderrRest = built.stderrText;
+  if (built.verdict.cancelled) {
+    result.cancelled = true;
+    result.verdict = built.verdict;
+    return result;
+  }
+  if (built.verdict.status != sandbox::Status::Ok) {
+    reportCompileFailure(built, sources.firstTest, options, map, result);
+    return result;
+  }
+
+  StepOutput ran = executeStep(runPolicy(plan, options, staging, out), options, nullptr);
+  auto errEvents = extractEvents(ran.stderrText);
+  ran.stdoutRest = ran.stdoutText;
+  ran.stderrRest = errEvents.rest;
+  const bool catch2 = plan.framework == "catch2";
+  result.verdict = ran.verdict;
+  result.stdoutText = capText(catch2 ? "" : ran.stdoutText, 16384);
+  result.stderrText = capText(ran.stderrRest, 16384);
+  if (ran.verdict.cancelled) {
+    result.cancelled = true;
+    return result;
+  }
+  const SupportEvents support = readSupportEvents(errEvents.events, plan, options, staging, out, map);
+
+  HarnessOutcome outcome;
+  outcome.done = true;
+  if (catch2) {
+    outcome.results = parseCatchXml(ran.stdoutText);
+  } else if (plan.framework == "gtest") {
+    outcome.results = parseGtestJson(readHost(out + "/gtest.json"));
+  }
+  TestResult mainTest;
+  mainTest.name = catch2 || plan.framework == "gtest" ? "(test binary)" : "main";
+  mainTest.file = sources.firstTest;
+  for (const auto& [f, t] : staging.stagedTexts())
+    if (f == sources.firstTest) mainTest.line = mainLine(t);
+  classifyBinaryEnd(ran, support, mainTest, outcome, map);
+
   for (auto& r : outcome.results) {
     map.mapResult(r);
     if (options.onTestResult) options.onTestResult(r);
   }
-  StepOutput forVerdict = ran;
   if (outcome.running) map.mapResult(*outcome.running);
-  // finishResult maps again: hand it unmapped copies is unnecessary since mapping is idempotent.
-  finishResult(result, outcome, forVerdict, map);
+  finishResult(result, outcome, ran, map);
   return result;
 }
 
