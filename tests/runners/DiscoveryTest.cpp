@@ -208,8 +208,12 @@ TEST_CASE("the filesystem root is never walked for tests") {
   CHECK(isFilesystemRoot("//"));
   CHECK_FALSE(isFilesystemRoot("/tmp"));
   CHECK_FALSE(isFilesystemRoot(""));
+  // The walk that finds test files importing a module finds this machine's under /usr/lib (its
+  // Python packages' tests import os), and none from /: / is not walked.
+  REQUIRE_FALSE(testFilesImporting("os", "/greenlight-not-a-file.py", {"/usr/lib"}, {"test_*.py"}, {}).empty());
+  CHECK(testFilesImporting("os", "/greenlight-not-a-file.py", {"/"}, {"test_*.py"}, {}).empty());
   // A file saved at / (unsaved text, as an editor has it): only its own directory's candidates,
-  // never the machine's test files (the system's Python keeps ~2,000 test_*.py under /usr/lib).
+  // never the machine's test files.
   DiscoveryRequest r;
   r.path = "/greenlight-not-a-file.py";
   r.overlay = [](const std::string& p) -> std::optional<std::string> {

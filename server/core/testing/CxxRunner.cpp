@@ -187,8 +187,8 @@ std::vector<TestResult> parseGtestJson(const std::string& text) {
 // ---- the steps of runCxx, in order ----
 
 // What gets compiled: the test files (the source first when it is a test itself), the source
-// when it is a translation unit no test #includes, greenlight's support unit; every staged
-// text joined (what the framework and link checks read).
+// when it is a translation unit no test #includes, greenlight's support unit, Catch2's main when
+// no file defines it; every staged text joined (what the link checks read).
 struct CxxSources {
   std::vector<std::string> testFiles;
   std::vector<std::string> units;  // sandbox paths
@@ -218,23 +218,23 @@ CxxSources gatherSources(const TestPlan& plan, Staging& staging) {
   if (!plan.sourceIsTestFile && isTranslationUnit(plan.sourceFile) && !includesSource)
     s.units.push_back(staging.toSandbox(plan.sourceFile));
   s.units.push_back(staging.addHarnessFile("gl_support.cpp", harness::cxxSupport()));
+  if (plan.framework == "catch2" && s.allText.find("CATCH_CONFIG_MAIN") == std::string::npos &&
+      s.allText.find("CATCH_CONFIG_RUNNER") == std::string::npos)
+    s.units.push_back(staging.addHarnessFile("gl_catch_main.cpp", "#define CATCH_CONFIG_MAIN\n#include <catch2/catch.hpp>\n"));
   s.firstTest = s.testFiles.empty() ? plan.sourceFile : s.testFiles.front();
   return s;
 }
 
 // The compiler's command: the configured flags, greenlight's assert.h (last of the -I, so a
-// workspace's own still wins), the framework's main and libraries, the binary to /out.
+// workspace's own still wins), the framework's libraries, the binary to /out.
 sandbox::Policy compilePolicy(const TestPlan& plan, const RunOptions& options, Staging& staging, const Tool& tool,
-                              CxxSources& sources, const std::string& out) {
+                              const CxxSources& sources, const std::string& out) {
   const std::string includeDir = fs::path(staging.addHarnessFile("include/assert.h", harness::cxxAssertHeader())).parent_path().string();
   std::vector<std::string> libs;
   const std::string& allText = sources.allText;
-  const bool hasMain = std::regex_search(allText, support::regex(R"(\bint\s+main\s*\()"));
-  if (plan.framework == "catch2" && allText.find("CATCH_CONFIG_MAIN") == std::string::npos &&
-      allText.find("CATCH_CONFIG_RUNNER") == std::string::npos)
-    sources.units.push_back(staging.addHarnessFile("gl_catch_main.cpp", "#define CATCH_CONFIG_MAIN\n#include <catch2/catch.hpp>\n"));
+  static const std::regex mainDefinition = support::regex(R"(\bint\s+main\s*\()");
   if (plan.framework == "gtest") {
-    if (!hasMain) libs.push_back("-lgtest_main");
+    if (!std::regex_search(allText, mainDefinition)) libs.push_back("-lgtest_main");
     libs.push_back("-lgtest");
   }
   if (allText.find("<openssl/") != std::string::npos) libs.push_back("-lcrypto");
@@ -487,7 +487,7 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
     result.error = "mkdtemp /tmp/greenlight-out-XXXXXX failed";
     return result;
   }
-  CxxSources sources = gatherSources(plan, staging);
+  const CxxSources sources = gatherSources(plan, staging);
   const PathMap& map = staging.pathMap();
 
   StepOutput built = executeStep(compilePolicy(plan, options, staging, *tool, sources, out), options, nullptr);

@@ -95,7 +95,7 @@ function recordFilesystem() {
 const warmTsJest = {transformers: [], held: [], ready: false};
 
 function isProjectSource(file) {
-  return !file.split(path.sep).includes('node_modules') && /\.(d\.)?[cm]?[jt]sx?$/.test(file);
+  return !file.split(path.sep).includes('node_modules') && /\.[cm]?[jt]sx?$/.test(file);
 }
 
 // At the run: what changed since the build, and either the service brought up to date or
