@@ -1,0 +1,83 @@
+"""Lifetimes seen from the tests: nothing the runner (or greenlight) adds may keep an object
+alive, hold a reference, or replace the trace and profile hooks."""
+import gc
+import sys
+import tracemalloc
+import weakref
+
+import tracked
+
+
+def test_label_is_wrong_on_purpose():
+    # Fails under every runner: the failing test's origin is traced, the tests after it must
+    # see the same lifetimes as before.
+    assert tracked.label(tracked.Item("a")) == "item-a"
+
+
+def test_consumed_items_are_freed():
+    items = tracked.make_items(3)
+    refs = [weakref.ref(item) for item in items]
+    assert tracked.consume(iter(items)) == 3
+    del items
+    gc.collect()
+    assert [ref() is None for ref in refs] == [True, True, True]
+
+
+def test_returned_item_is_freed():
+    item = tracked.newest(tracked.make_items(2))
+    ref = weakref.ref(item)
+    del item
+    gc.collect()
+    assert ref() is None
+
+
+def test_refcount_is_back_after_a_call():
+    item = tracked.Item("x")
+    before = sys.getrefcount(item)
+    assert tracked.name_of(item) == "x"
+    assert sys.getrefcount(item) == before
+
+
+def test_finalizer_runs_when_dropped():
+    tracked.Noted.freed.clear()
+    noted = tracked.build_noted("a")
+    del noted
+    gc.collect()
+    assert tracked.Noted.freed == ["a"]
+
+
+def test_weakref_finalize_runs_when_dropped():
+    called = []
+    item = tracked.newest(tracked.make_items(1))
+    weakref.finalize(item, called.append, "finalized")
+    del item
+    gc.collect()
+    assert called == ["finalized"]
+
+
+def test_tracemalloc_sees_the_buffer_freed():
+    tracemalloc.start()
+    try:
+        data = tracked.buffer(1 << 20)
+        assert len(data) == 1 << 20
+        del data
+        gc.collect()
+        current, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert current < 1 << 19
+
+
+def test_no_trace_function_is_active():
+    assert tracked.tracing_active() is False
+
+
+def test_own_trace_hook_counts_calls():
+    # make_items, its list comprehension, Item.__init__ twice
+    assert tracked.count_calls(tracked.make_items, 2) == 4
+    assert sys.gettrace() is None
+
+
+def test_own_profile_hook_counts_calls():
+    assert tracked.profile_calls(tracked.make_items, 2) == 4
+    assert sys.getprofile() is None
