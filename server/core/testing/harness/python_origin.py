@@ -109,17 +109,18 @@ def rerun_traced(run, source, short_repr, actual=None, shown=None, limit=RERUN_L
         raise _RerunLimit()
 
     tracer = Tracer(source, short_repr, actual, shown)
-    hook = tracer.call  # one bound method: each attribute access makes a new one
+    profile = sys.getprofile()
     t0 = time.monotonic()
     signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, limit)
     try:
-        sys.settrace(hook)
+        sys.settrace(tracer.call)
         try:
             run()
         finally:
-            if sys.gettrace() is hook:
-                sys.settrace(None)
+            # The hooks as they were before the rerun (code under test may set its own).
+            sys.settrace(None)
+            sys.setprofile(profile)
             signal.setitimer(signal.ITIMER_REAL, 0)
     except KeyboardInterrupt:
         raise

@@ -1,0 +1,118 @@
+// Failed tests rerun as the user's own command runs them (PlainRerun.h). Only failing runs pay:
+// one cold runner process for their failed tests. Reading the plain verdict needs no plugin:
+// pytest's `-rA` summary says "PASSED <node id>" per passing test, unittest's `-v` report
+// "name (id) ... ok" (Python 3.11+) or "name (module.Class) ... ok" (older), with -b so a test's
+// own prints cannot split that line.
+#include "core/testing/adapters/PlainRerun.h"
+
+#include <cstdlib>
+#include <set>
+#include <string_view>
+
+#include "core/testing/RunnerSteps.h"
+
+namespace greenlight::core::testing {
+
+namespace {
+
+// More failures than this are a broken candidate, not an instrumentation artefact: not rerun.
+constexpr std::size_t kMaxPlainReruns = 40;
+
+std::vector<std::string_view> linesOf(std::string_view text) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t nl = text.find('\n', start);
+    if (nl == std::string_view::npos) nl = text.size();
+    std::string_view line = text.substr(start, nl - start);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    out.push_back(line);
+    start = nl + 1;
+  }
+  return out;
+}
+
+std::set<std::string> pytestPassed(std::string_view stdoutText) {
+  std::set<std::string> passed;
+  constexpr std::string_view kPassed = "PASSED ";
+  for (std::string_view line : linesOf(stdoutText))
+    if (line.substr(0, kPassed.size()) == kPassed) passed.emplace(line.substr(kPassed.size()));
+  return passed;
+}
+
+std::set<std::string> unittestPassed(std::string_view stderrText) {
+  std::set<std::string> passed;
+  constexpr std::string_view kOk = " ... ok";
+  for (std::string_view line : linesOf(stderrText)) {
+    if (line.size() < kOk.size() || line.substr(line.size() - kOk.size()) != kOk) continue;
+    line.remove_suffix(kOk.size());
+    const std::size_t open = line.rfind(" (");
+    if (open == std::string_view::npos || line.back() != ')') continue;
+    const std::string name(line.substr(0, open));
+    const std::string inParens(line.substr(open + 2, line.size() - open - 3));
+    // 3.11+: the whole id; before: the class, the method's name beside it.
+    const bool whole = inParens.size() > name.size() + 1 &&
+                       inParens.compare(inParens.size() - name.size() - 1, std::string::npos, "." + name) == 0;
+    passed.insert(whole ? inParens : inParens + "." + name);
+  }
+  return passed;
+}
+
+// Whether the plain runner can address the test by its id: any pytest node id; a unittest id
+// "module.Class.method" (a doctest that load_tests adds has no name unittest can load).
+bool addressable(const TestResult& t, PlainRunner runner) {
+  if (t.id.empty()) return false;
+  if (runner == PlainRunner::Pytest) return true;
+  const std::size_t dot = t.id.rfind('.');
+  return dot != std::string::npos && t.parent == t.id.substr(0, dot) && t.name.find('.') != std::string::npos;
+}
+
+}  // namespace
+
+bool pythonInstrumentationOff() {
+  const char* v = std::getenv("GREENLIGHT_PLAIN");
+  return v != nullptr && *v != '\0' && std::string_view(v) != "0";
+}
+
+void rerunFailuresPlain(RunResult& result, const sandbox::Policy& policy, std::vector<std::string> plainArgv,
+                        PlainRunner runner, const RunOptions& options) {
+  if (result.cancelled || !result.error.empty() || pythonInstrumentationOff()) return;
+  std::vector<std::size_t> failed;
+  std::set<std::string> ids;
+  for (std::size_t i = 0; i < result.tests.size(); ++i) {
+    const TestResult& t = result.tests[i];
+    if (t.status != TestStatus::Failed && t.status != TestStatus::Error) continue;
+    if (!addressable(t, runner)) continue;
+    failed.push_back(i);
+    ids.insert(t.id);
+  }
+  if (failed.empty() || failed.size() > kMaxPlainReruns) return;
+  sandbox::Policy p = policy;
+  p.warm = nullptr;  // cold, as the user's command starts
+  if (runner == PlainRunner::Pytest) plainArgv.push_back("-rA");
+  else plainArgv.insert(plainArgv.end(), {"-v", "-b"});
+  plainArgv.insert(plainArgv.end(), ids.begin(), ids.end());
+  p.argv = std::move(plainArgv);
+  RunOptions quiet = options;
+  quiet.onTestResult = nullptr;
+  const StepOutput step = executeStep(p, quiet, {});
+  const std::set<std::string> passed =
+      runner == PlainRunner::Pytest ? pytestPassed(step.stdoutText) : unittestPassed(step.stderrText);
+  for (std::size_t i : failed) {
+    TestResult& t = result.tests[i];
+    if (passed.count(t.id) == 0) continue;
+    const std::string instrumented = t.message;
+    t.status = TestStatus::Passed;
+    t.kind = FailureKind::None;
+    t.message = "passed when rerun plain; failed only under greenlight's instrumentation: " + instrumented;
+    t.expected.clear();
+    t.actual.clear();
+    t.frames.clear();
+    t.origin.reset();
+    result.warnings.push_back({t.file, t.line, "instrumented-only",
+                               t.id + " failed only under greenlight's instrumentation (" + instrumented +
+                                   ") and passed when rerun plain: reported passed"});
+  }
+}
+
+}  // namespace greenlight::core::testing
