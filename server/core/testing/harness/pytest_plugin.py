@@ -527,27 +527,11 @@ def _origin_by_rerun(item, excinfo, globs):
     if run is None:
         return None
     exc = tb = None
-    capman = item.config.pluginmanager.getplugin("capturemanager")
-    kept_out = _read_capture(capman)
     compare = _S.compare
     try:
         return _gl_origin.rerun_traced(run, _S.source, _short_repr, actual, shown)
     finally:
         _S.compare = compare
-        _read_capture(capman)  # the rerun's output is not the test's
-        if kept_out is not None:
-            sys.stdout.write(kept_out[0])
-            sys.stderr.write(kept_out[1])
-
-
-def _read_capture(capman):
-    try:
-        if capman is None or not capman.is_globally_capturing():
-            return None
-        out, err = capman.read_global_capture()
-        return out, err
-    except Exception:
-        return None
 
 
 def _rerunner(item, globs):
@@ -563,13 +547,10 @@ def _rerunner(item, globs):
             item.dtest.globs.update(globs)
             item.runtest()
         return run_doctest
-    case = None
-    if type(item).__name__ == "TestCaseItem":
-        case = getattr(item, "_testcase", None) or getattr(item, "instance", None)
-        if case is None:
-            return None
-        import unittest
-
+    unittest = sys.modules.get("unittest")
+    case = getattr(item, "_testcase", None) or getattr(item, "instance", None)
+    if unittest is not None and isinstance(case, unittest.TestCase):
+        # Never item.runtest(): the item is that run's result, a second failure would land on it.
         return lambda: case.run(unittest.TestResult())
     if isinstance(item, pytest.Function):
         return item.runtest

@@ -428,15 +428,10 @@ def _result_class(base):
 
         def _gl_trace(self, test, fields, actual):
             """Where the failing value came from: the test's rerun, traced, its output dropped."""
-            if self._gl_capture is not None:
-                self._gl_capture.start()
             try:
                 origin = _traced_origin(test, actual)
             except Exception:
                 origin = None
-            finally:
-                if self._gl_capture is not None:
-                    self._gl_capture.stop()
             if origin is not None:
                 fields["origin"] = origin
 
