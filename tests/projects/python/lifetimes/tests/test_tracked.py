@@ -3,6 +3,7 @@ alive, hold a reference, or replace the trace and profile hooks."""
 import gc
 import sys
 import tracemalloc
+import unittest
 import weakref
 
 import tracked
@@ -12,6 +13,13 @@ def test_label_is_wrong_on_purpose():
     # Fails under every runner: the failing test's origin is traced, the tests after it must
     # see the same lifetimes as before.
     assert tracked.label(tracked.Item("a")) == "item-a"
+
+
+class LabelCase(unittest.TestCase):
+    # The same failure in a unittest.TestCase run by pytest: rerun for its origin on a result of
+    # its own, its outcome the plain run's.
+    def test_label_is_wrong_on_purpose(self):
+        self.assertEqual(tracked.label(tracked.Item("c")), "item-c")
 
 
 def test_consumed_items_are_freed():
