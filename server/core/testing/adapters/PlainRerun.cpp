@@ -32,11 +32,23 @@ std::vector<std::string_view> linesOf(std::string_view text) {
   return out;
 }
 
-std::set<std::string> pytestPassed(std::string_view stdoutText) {
-  std::set<std::string> passed;
+// `ids` that pytest's summary says PASSED and never FAILED or ERROR (a test whose call passed and
+// whose teardown broke has both a PASSED and an ERROR line).
+std::set<std::string> pytestPassed(std::string_view stdoutText, const std::set<std::string>& ids) {
+  std::set<std::string> passed, broken;
   constexpr std::string_view kPassed = "PASSED ";
-  for (std::string_view line : linesOf(stdoutText))
+  const auto lines = linesOf(stdoutText);
+  for (std::string_view line : lines)
     if (line.substr(0, kPassed.size()) == kPassed) passed.emplace(line.substr(kPassed.size()));
+  for (std::string_view line : lines) {
+    for (std::string_view word : {std::string_view("FAILED "), std::string_view("ERROR ")}) {
+      if (line.substr(0, word.size()) != word) continue;
+      const std::string_view rest = line.substr(word.size());
+      for (const auto& id : ids)
+        if (rest.substr(0, id.size()) == id && (rest.size() == id.size() || rest[id.size()] == ' ')) broken.insert(id);
+    }
+  }
+  for (const auto& id : broken) passed.erase(id);
   return passed;
 }
 
@@ -97,7 +109,7 @@ void rerunFailuresPlain(RunResult& result, const sandbox::Policy& policy, std::v
   quiet.onTestResult = nullptr;
   const StepOutput step = executeStep(p, quiet, {});
   const std::set<std::string> passed =
-      runner == PlainRunner::Pytest ? pytestPassed(step.stdoutText) : unittestPassed(step.stderrText);
+      runner == PlainRunner::Pytest ? pytestPassed(step.stdoutText, ids) : unittestPassed(step.stderrText);
   for (std::size_t i : failed) {
     TestResult& t = result.tests[i];
     if (passed.count(t.id) == 0) continue;
