@@ -89,6 +89,7 @@ bool pythonInstrumentationOff() {
 void rerunFailuresPlain(RunResult& result, const sandbox::Policy& policy, std::vector<std::string> plainArgv,
                         PlainRunner runner, const RunOptions& options) {
   if (result.cancelled || !result.error.empty() || pythonInstrumentationOff()) return;
+  if (const char* v = std::getenv("GREENLIGHT_PLAIN_RERUN"); v != nullptr && std::string_view(v) == "0") return;
   std::vector<std::size_t> failed;
   std::set<std::string> ids;
   for (std::size_t i = 0; i < result.tests.size(); ++i) {

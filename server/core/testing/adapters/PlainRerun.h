@@ -23,7 +23,8 @@ enum class PlainRunner { Pytest, Unittest };
 // dozen) with `policy`'s interpreter, files and limits but `plainArgv` (the runner's own
 // command, without greenlight's plugin or runner) plus their ids, cold; each that passes there
 // is reported passed, its instrumented failure kept in the message and a RunWarning
-// ("instrumented-only"). Passing runs pay nothing.
+// ("instrumented-only"). Passing runs pay nothing; GREENLIGHT_PLAIN_RERUN=0 turns it off alone
+// (the origin bench separates the two costs).
 void rerunFailuresPlain(RunResult& result, const sandbox::Policy& policy, std::vector<std::string> plainArgv,
                         PlainRunner runner, const RunOptions& options);
 
