@@ -5,6 +5,7 @@
 // own prints cannot split that line.
 #include "core/testing/adapters/PlainRerun.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <string_view>
@@ -17,6 +18,7 @@ namespace {
 
 // More failures than this are a broken candidate, not an instrumentation artefact: not rerun.
 constexpr std::size_t kMaxPlainReruns = 40;
+constexpr double kPlainRerunStartSeconds = 15;
 
 std::vector<std::string_view> linesOf(std::string_view text) {
   std::vector<std::string_view> out;
@@ -92,16 +94,21 @@ void rerunFailuresPlain(RunResult& result, const sandbox::Policy& policy, std::v
   if (const char* v = std::getenv("GREENLIGHT_PLAIN_RERUN"); v != nullptr && std::string_view(v) == "0") return;
   std::vector<std::size_t> failed;
   std::set<std::string> ids;
+  double failedMs = 0;
   for (std::size_t i = 0; i < result.tests.size(); ++i) {
     const TestResult& t = result.tests[i];
     if (t.status != TestStatus::Failed && t.status != TestStatus::Error) continue;
     if (!addressable(t, runner)) continue;
     failed.push_back(i);
     ids.insert(t.id);
+    failedMs += t.durationMs;
   }
   if (failed.empty() || failed.size() > kMaxPlainReruns) return;
   sandbox::Policy p = policy;
   p.warm = nullptr;  // cold, as the user's command starts
+  // The runner's start plus a few times what those tests took: a plain run that hangs where the
+  // instrumented one failed costs that much, never the whole time limit again (unconfirmed then).
+  p.timeLimitSec = std::min(p.timeLimitSec, kPlainRerunStartSeconds + 3 * failedMs / 1000.0);
   if (runner == PlainRunner::Pytest) plainArgv.push_back("-rA");
   else plainArgv.insert(plainArgv.end(), {"-v", "-b"});
   plainArgv.insert(plainArgv.end(), ids.begin(), ids.end());
