@@ -3,6 +3,7 @@ alive, hold a reference, or replace the trace and profile hooks."""
 import doctest
 import gc
 import sys
+import time
 import tracemalloc
 import unittest
 import weakref
@@ -28,6 +29,18 @@ class LabelTest(unittest.TestCase):
         # Fails under every runner: its origin is traced; the tests after it see the same
         # lifetimes as before.
         self.assertEqual(tracked.label(tracked.Item("a")), "item-a")
+
+
+class HangTest(unittest.TestCase):
+    calls = []
+
+    def test_b_label_again_on_purpose(self):
+        # Fails too; run a second time in this process (greenlight's traced rerun of a failed
+        # test) it would hang: the rerun is bounded and its outcome is never the test's.
+        HangTest.calls.append(1)
+        if len(HangTest.calls) > 1:
+            time.sleep(600)
+        self.assertEqual(tracked.label(tracked.Item("h")), "item-h")
 
 
 class LifetimeTest(unittest.TestCase):

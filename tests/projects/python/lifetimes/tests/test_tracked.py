@@ -2,6 +2,7 @@
 alive, hold a reference, or replace the trace and profile hooks."""
 import gc
 import sys
+import time
 import tracemalloc
 import unittest
 import weakref
@@ -13,6 +14,18 @@ def test_label_is_wrong_on_purpose():
     # Fails under every runner: the failing test's origin is traced, the tests after it must
     # see the same lifetimes as before.
     assert tracked.label(tracked.Item("a")) == "item-a"
+
+
+_CALLS = []
+
+
+def test_label_again_on_purpose():
+    # Fails too; run a second time in this process (greenlight's traced rerun of a failed call)
+    # it would hang: the rerun is bounded and its outcome is never the test's.
+    _CALLS.append(1)
+    if len(_CALLS) > 1:
+        time.sleep(600)
+    assert tracked.label(tracked.Item("h")) == "item-h"
 
 
 class LabelCase(unittest.TestCase):
