@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <set>
 #include <string_view>
 
@@ -88,15 +89,16 @@ bool pythonInstrumentationOff() {
   return v != nullptr && *v != '\0' && std::string_view(v) != "0";
 }
 
-void rerunFailuresPlain(RunResult& result, const sandbox::Policy& policy, std::vector<std::string> plainArgv,
-                        PlainRunner runner, const RunOptions& options) {
+void rerunFailuresPlain(RunResult& result, const sandbox::Policy& policy, const std::vector<std::string>& plainArgv,
+                        const std::vector<std::string>& selection, PlainRunner runner, const RunOptions& options) {
   if (result.cancelled || !result.error.empty() || pythonInstrumentationOff()) return;
   if (const char* v = std::getenv("GREENLIGHT_PLAIN_RERUN"); v != nullptr && std::string_view(v) == "0") return;
   std::vector<std::size_t> failed;
   std::set<std::string> ids;
-  double failedMs = 0;
+  double failedMs = 0, allMs = 0;
   for (std::size_t i = 0; i < result.tests.size(); ++i) {
     const TestResult& t = result.tests[i];
+    allMs += t.durationMs;
     if (t.status != TestStatus::Failed && t.status != TestStatus::Error) continue;
     if (!addressable(t, runner)) continue;
     failed.push_back(i);
@@ -104,23 +106,33 @@ void rerunFailuresPlain(RunResult& result, const sandbox::Policy& policy, std::v
     failedMs += t.durationMs;
   }
   if (failed.empty() || failed.size() > kMaxPlainReruns) return;
-  sandbox::Policy p = policy;
-  p.warm = nullptr;  // cold, as the user's command starts
-  // The runner's start plus a few times what those tests took: a plain run that hangs where the
-  // instrumented one failed costs that much, never the whole time limit again (unconfirmed then).
-  p.timeLimitSec = std::min(p.timeLimitSec, kPlainRerunStartSeconds + 3 * failedMs / 1000.0);
-  if (runner == PlainRunner::Pytest) plainArgv.push_back("-rA");
-  else plainArgv.insert(plainArgv.end(), {"-v", "-b"});
-  plainArgv.insert(plainArgv.end(), ids.begin(), ids.end());
-  p.argv = std::move(plainArgv);
   RunOptions quiet = options;
   quiet.onTestResult = nullptr;
-  const StepOutput step = executeStep(p, quiet, {});
-  const std::set<std::string> passed =
-      runner == PlainRunner::Pytest ? pytestPassed(step.stdoutText, ids) : unittestPassed(step.stderrText);
+  // One cold run of the user's command (no warm interpreter) with `args`, bounded by the runner's
+  // start plus a few times what its tests took: a plain run that hangs where the instrumented one
+  // failed costs that much, never the whole time limit again (and confirms nothing).
+  auto plainPassed = [&](const std::vector<std::string>& args, double tookMs, const std::set<std::string>& wanted) {
+    sandbox::Policy p = policy;
+    p.warm = nullptr;
+    p.timeLimitSec = std::min(p.timeLimitSec, kPlainRerunStartSeconds + 3 * tookMs / 1000.0);
+    p.argv = plainArgv;
+    p.argv.insert(p.argv.end(), args.begin(), args.end());
+    // After the arguments: unittest reads `discover` only as its first one.
+    if (runner == PlainRunner::Pytest) p.argv.push_back("-rA");
+    else p.argv.insert(p.argv.end(), {"-v", "-b"});
+    const StepOutput step = executeStep(p, quiet, {});
+    return runner == PlainRunner::Pytest ? pytestPassed(step.stdoutText, wanted) : unittestPassed(step.stderrText);
+  };
+  // First the failed tests alone: a real failure (the common case) costs one short run.
+  std::set<std::string> passed = plainPassed(std::vector<std::string>(ids.begin(), ids.end()), failedMs, ids);
+  for (auto it = passed.begin(); it != passed.end();) it = ids.count(*it) ? std::next(it) : passed.erase(it);
+  if (passed.empty()) return;
+  // Passing alone may only mean the test depends on the ones run before it: the run's whole
+  // selection, plain, must pass it too.
+  const std::set<std::string> inContext = plainPassed(selection, allMs, passed);
   for (std::size_t i : failed) {
     TestResult& t = result.tests[i];
-    if (passed.count(t.id) == 0) continue;
+    if (passed.count(t.id) == 0 || inContext.count(t.id) == 0) continue;
     const std::string instrumented = t.message;
     t.status = TestStatus::Passed;
     t.kind = FailureKind::None;

@@ -20,12 +20,14 @@ bool pythonInstrumentationOff();
 enum class PlainRunner { Pytest, Unittest };
 
 // Reruns the failed tests of `result` (those with a runner id it can address, at most a few
-// dozen) with `policy`'s interpreter, files and limits but `plainArgv` (the runner's own
-// command, without greenlight's plugin or runner) plus their ids, cold; each that passes there
-// is reported passed, its instrumented failure kept in the message and a RunWarning
-// ("instrumented-only"). Passing runs pay nothing; GREENLIGHT_PLAIN_RERUN=0 turns it off alone
+// dozen) with `policy`'s interpreter, files and limits but `plainArgv` (the runner's own command,
+// without greenlight's plugin or runner) plus their ids, cold. Those that pass alone are run once
+// more with the run's own `selection` (its files or ids, in its order: a test that fails only
+// after the others is a real failure); each that passes there too is reported passed, its
+// instrumented failure kept in the message, with a RunWarning ("instrumented-only"). Passing
+// runs pay nothing, failing ones one short cold run; GREENLIGHT_PLAIN_RERUN=0 turns it off alone
 // (the origin bench separates the two costs).
-void rerunFailuresPlain(RunResult& result, const sandbox::Policy& policy, std::vector<std::string> plainArgv,
-                        PlainRunner runner, const RunOptions& options);
+void rerunFailuresPlain(RunResult& result, const sandbox::Policy& policy, const std::vector<std::string>& plainArgv,
+                        const std::vector<std::string>& selection, PlainRunner runner, const RunOptions& options);
 
 }  // namespace greenlight::core::testing

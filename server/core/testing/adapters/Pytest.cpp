@@ -177,7 +177,7 @@ class PytestAdapter final : public RunnerAdapter {
     rerunFailuresPlain(result, p,
                        {python, "-B", "-m", "pytest", "-o", "cache_dir=/tmp/.pytest_cache", "--rootdir=" + plan.rootDir,
                         "--color=no"},
-                       PlainRunner::Pytest, options);
+                       plan.runnerArgs, PlainRunner::Pytest, options);
     return result;
   }
 

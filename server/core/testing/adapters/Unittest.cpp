@@ -134,7 +134,8 @@ class UnittestAdapter final : public RunnerAdapter {
     auto [step, outcome] = runHarness(p, options, identity, result);
     if (options.prepareOnly) return result;
     finishResult(result, outcome, step, identity);
-    rerunFailuresPlain(result, p, {setup->python, "-B", "-m", "unittest"}, PlainRunner::Unittest, options);
+    rerunFailuresPlain(result, p, {setup->python, "-B", "-m", "unittest"}, plan.runnerArgs, PlainRunner::Unittest,
+                       options);
     return result;
   }
 

@@ -112,3 +112,15 @@ class PlainTest(unittest.TestCase):
         # Stands for anything a runner adds where a test can see it: greenlight's own runner
         # fails this test, so greenlight must rerun it plain and report what unittest reports.
         self.assertNotIn("_greenlight_origin", sys.modules)
+
+
+class OrderTest(unittest.TestCase):
+    left = []
+
+    def test_a_leaves_state_behind(self):
+        OrderTest.left.append("left over")
+
+    def test_b_fails_after_the_first(self):
+        # Fails in the run (the test before left state behind) and passes alone: a real
+        # failure, which a plain rerun of this test alone must not turn green.
+        self.assertEqual(OrderTest.left, [])

@@ -109,3 +109,16 @@ def test_runs_without_greenlights_plugin():
     # descriptors): greenlight's own plugin fails this test, so greenlight must rerun it plain
     # and report what the user's own pytest reports.
     assert "_greenlight_origin" not in sys.modules
+
+
+_LEFT = []
+
+
+def test_order_first_leaves_state_behind():
+    _LEFT.append("left over")
+
+
+def test_order_second_fails_after_the_first():
+    # Fails in the run (the test before left state behind) and passes alone: a real failure,
+    # which a plain rerun of this test alone must not turn green.
+    assert _LEFT == []
