@@ -16,6 +16,7 @@
 
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
+#include "core/testing/adapters/PlainRerun.h"
 #include "core/testing/adapters/ProjectPython.h"
 #include "core/testing/adapters/PythonProject.h"
 #include "core/testing/harness/Harnesses.h"
@@ -134,9 +135,11 @@ class PytestAdapter final : public RunnerAdapter {
 
   RunResult run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const override {
     // A warm interpreter's spare has its binds before the run comes: the overlay copies stay put.
-    const bool warm = options.warm && !options.executor;
+    const bool plain = pythonInstrumentationOff();
+    const bool warm = options.warm && !options.executor && !plain;
     nlohmann::json cfg;
     cfg["source"] = plan.sourceIsTestFile ? "" : plan.sourceFile;
+    if (plain) cfg["origin"] = "raise";
     cfg["budget"] = std::max(1.0, timeLimit(options) - 0.5);
     if (plan.hasDoctests && !plan.sourceIsTestFile) {
       // The source is passed for its doctests only; narrowed, to the function's.
@@ -174,6 +177,10 @@ class PytestAdapter final : public RunnerAdapter {
       if (tail.size() > 600) tail = tail.substr(tail.size() - 600);
       result.error = "pytest exited with code " + std::to_string(step.verdict.exitCode) + (tail.empty() ? "" : ": " + tail);
     }
+    rerunFailuresPlain(result, p,
+                       {python, "-B", "-m", "pytest", "-o", "cache_dir=/tmp/.pytest_cache", "--rootdir=" + plan.rootDir,
+                        "--color=no"},
+                       plan.runnerArgs, PlainRunner::Pytest, options);
     return result;
   }
 
