@@ -66,7 +66,9 @@ void collectUses(std::string_view t, Language language, std::set<std::string>& o
     while (e < t.size() && identChar(t[e])) ++e;
     std::size_t p = i;
     while (p > 0 && (t[p - 1] == ' ' || t[p - 1] == '\t')) --p;
-    bool member = p > 0 && (t[p - 1] == '.' || (p > 1 && t[p - 1] == '>' && t[p - 2] == '-'));
+    // After `.`, or C++'s `->`; Python's `->` starts a return annotation, whose names are read
+    // when the `def` runs (an import used only there is needed all the same).
+    bool member = p > 0 && (t[p - 1] == '.' || (language == Language::Cxx && p > 1 && t[p - 1] == '>' && t[p - 2] == '-'));
     if (i > 0 && std::isdigit(static_cast<unsigned char>(t[i - 1]))) member = true;  // 1e5, 0x1f
     std::string_view w = t.substr(i, e - i);
     if (!member && !isKeyword(w, language)) out.emplace(w);
