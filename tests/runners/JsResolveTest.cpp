@@ -45,6 +45,10 @@ TEST_CASE("JsResolve: '.', '..', '../' and directories load package.json main, e
   ws.write("nomain/package.json", R"({"name": "nomain"})");
   ws.write("nomain/index.js", "");
   CHECK(resolved(ws, "nomain/test/t.test.js", "..") == Files{"nomain/index.js"});
+  // Exactly the path the test file's neighbours name (a file is matched by its path string).
+  JsResolver r(ws.root());
+  CHECK(r.resolve(ws.path("nomain/test/t.test.js"), "../") == Files{ws.path("nomain/index.js")});
+  CHECK(r.resolve(ws.path("sub/inner/t.test.js"), "..") == Files{ws.path("sub/index.mjs")});
   // A main without its extension, and one that names a directory.
   ws.write("m2/package.json", R"({"main": "./src"})");
   ws.write("m2/src/index.ts", "");
@@ -258,7 +262,7 @@ TEST_CASE("node:test: a test named after a file counts only when it loads that v
   REQUIRE(plan);
   CHECK(plan->runner == "node");
   CHECK(plan->testFiles == Files{nsTest});
-  CHECK(plan->discoveryNote.find("test/index.test.js is named after index.js but loads another module") != std::string::npos);
+  CHECK(plan->discoveryNote.find("test/index.test.js is named after index.js but does not load non-secure/index.js") != std::string::npos);
   r.path = top;
   plan = discoverTests(r, &error);
   REQUIRE(plan);

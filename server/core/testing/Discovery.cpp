@@ -389,7 +389,7 @@ std::vector<std::string> jsTestsImporting(const fs::path& source, const fs::path
   std::string words;
   for (const auto& t : setAside) {
     words += (words.empty() ? "" : "; ") + rel(t) + " is named after " + source.filename().string() +
-             " but loads another module of that name, not " + rel(target);
+             " but does not load " + rel(target);
   }
   for (const auto& t : unsure) {
     words += (words.empty() ? "" : "; ") + rel(t) + " is named after it and loads modules greenlight cannot follow: run";
