@@ -376,13 +376,15 @@ std::vector<std::string> jsTestsImporting(const fs::path& source, const fs::path
   const std::string target = source.lexically_normal().string();
   const auto resolver = JsResolver::forRoot(base.string());
   std::vector<std::string> found, setAside, unsure;
+  const JsImportGraph graph = jsImportGraph(tests, *resolver, overlay);
+  const std::set<std::string> loaders = graph.loaders(target);
+  const std::set<std::string> unsureLoaders = graph.unsureLoaders();
   for (const auto& t : tests) {
-    const JsReach reach = jsReach({t}, *resolver, overlay, 200);
     const bool namesake = std::find(namesakes.begin(), namesakes.end(), t) != namesakes.end();
-    if (reach.has(target)) found.push_back(t);
+    if (loaders.count(t)) found.push_back(t);
     // A namesake whose imports cannot all be followed may load the file: node has no list of
     // related tests to ask, so it runs (the note says why).
-    else if (namesake && !reach.unsure.empty()) found.push_back(t), unsure.push_back(t);
+    else if (namesake && unsureLoaders.count(t)) found.push_back(t), unsure.push_back(t);
     else if (namesake) setAside.push_back(t);
   }
   auto rel = [&](const std::string& f) { return fs::path(f).lexically_relative(base).string(); };

@@ -780,6 +780,67 @@ JsReach jsReach(const std::vector<std::string>& files, const JsResolver& resolve
   return out;
 }
 
+JsImportGraph jsImportGraph(const std::vector<std::string>& starts, const JsResolver& resolver,
+                            const OverlayProvider& overlay, std::size_t cap, int maxDepth) {
+  JsImportGraph g;
+  std::vector<std::string> frontier;
+  for (const auto& f : starts)
+    if (g.imports.emplace(f, std::vector<std::string>{}).second) frontier.push_back(f);
+  for (int depth = 0; depth <= maxDepth && !frontier.empty(); ++depth) {
+    std::vector<std::string> next;
+    for (const auto& f : frontier) {
+      JsImports imports = importsOf(f, resolver, overlay);
+      if (!imports.unsure.empty()) g.unsureFiles.insert(f);
+      for (const auto& imp : imports.files) {
+        if (depth < maxDepth && g.imports.size() < cap && g.imports.emplace(imp, std::vector<std::string>{}).second)
+          next.push_back(imp);
+      }
+      g.imports[f] = std::move(imports.files);
+    }
+    frontier = std::move(next);
+  }
+  return g;
+}
+
+namespace {
+
+// The files of `g` that reach one of `targets` (targets included), by the reversed edges.
+std::set<std::string> reachingAny(const JsImportGraph& g, std::vector<std::string> frontier) {
+  std::map<std::string, std::vector<std::string>> loadedBy;
+  for (const auto& [f, imports] : g.imports)
+    for (const auto& imp : imports) loadedBy[imp].push_back(f);
+  std::set<std::string> out(frontier.begin(), frontier.end());
+  while (!frontier.empty()) {
+    const std::string f = std::move(frontier.back());
+    frontier.pop_back();
+    if (auto it = loadedBy.find(f); it != loadedBy.end())
+      for (const auto& l : it->second)
+        if (out.insert(l).second) frontier.push_back(l);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::set<std::string> JsImportGraph::loaders(const std::string& target) const { return reachingAny(*this, {target}); }
+
+std::set<std::string> JsImportGraph::unsureLoaders() const {
+  return reachingAny(*this, {unsureFiles.begin(), unsureFiles.end()});
+}
+
+std::vector<std::string> JsImportGraph::closure(const std::vector<std::string>& files) const {
+  std::set<std::string> out(files.begin(), files.end());
+  std::vector<std::string> frontier(files.begin(), files.end());
+  while (!frontier.empty()) {
+    const std::string f = std::move(frontier.back());
+    frontier.pop_back();
+    if (auto it = imports.find(f); it != imports.end())
+      for (const auto& imp : it->second)
+        if (out.insert(imp).second) frontier.push_back(imp);
+  }
+  return {out.begin(), out.end()};
+}
+
 std::vector<std::string> jsImportClosure(const std::vector<std::string>& files, const std::string& root,
                                          const OverlayProvider& overlay, std::size_t cap) {
   return jsReach(files, *JsResolver::forRoot(root), overlay, cap).files;
@@ -830,17 +891,21 @@ std::optional<TestPlan> JsRunnerAdapter::discover(const DiscoveryContext& ctx, s
     // too: the runner is asked about them rather than guessed.
     std::vector<std::string> unsure;
     std::uint64_t graph = fnv1a(probe.error + "\n" + ctx.source + "\n" + resolver->key());
+    const JsImportGraph g = jsImportGraph(testFiles, *resolver, overlay);
+    const std::set<std::string> loaders = g.loaders(ctx.source);
+    const std::set<std::string> unsureLoaders = g.unsureLoaders();
     for (const auto& t : testFiles) {
-      JsReach r = jsReach({t}, *resolver, overlay);
-      if (r.has(ctx.source)) {
+      if (loaders.count(t)) {
         plan.testFiles.push_back(t);
-        closure.insert(r.files.begin(), r.files.end());
-      } else if (!r.unsure.empty()) {
+      } else if (unsureLoaders.count(t)) {
         unsure.push_back(t);
-        for (const auto& f : r.files) graph = fnv1a(f + "\n", graph);
-        for (const auto& u : r.unsure) graph = fnv1a(u + "\n", graph);
+        for (const auto& f : g.closure({t})) {
+          graph = fnv1a(f + "\n", graph);
+          if (g.unsureFiles.count(f)) graph = fnv1a("?" + f + "\n", graph);
+        }
       }
     }
+    for (const auto& f : g.closure(plan.testFiles)) closure.insert(f);
     if (!unsure.empty()) {
       const JsRelatedResult related =
           probe.error.empty() ? relatedJsTests(*project, *node, ctx.workspaceRoot, config, ctx.source, hex64(graph))
@@ -852,8 +917,7 @@ std::optional<TestPlan> JsRunnerAdapter::discover(const DiscoveryContext& ctx, s
           continue;
         plan.testFiles.push_back(t);
         added.push_back(fs::path(t).lexically_relative(project->root).string());
-        JsReach r = jsReach({t}, *resolver, overlay);
-        closure.insert(r.files.begin(), r.files.end());
+        for (const auto& f : g.closure({t})) closure.insert(f);
       }
       std::sort(plan.testFiles.begin(), plan.testFiles.end());
       if (!related.error.empty() && plan.testFiles.empty()) {

@@ -21,7 +21,9 @@
 #pragma once
 
 #include <algorithm>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -90,6 +92,22 @@ struct JsReach {
 };
 JsReach jsReach(const std::vector<std::string>& files, const JsResolver& resolver, const OverlayProvider& overlay,
                 std::size_t cap = 400, int maxDepth = 6);
+
+// The import graph under `starts` (each file's imports read once: breadth first from all of
+// them, `maxDepth` levels, at most `cap` files): which of them load a file, what they reach.
+// What discovery asks of every test file on every save, at the cost of one pass.
+struct JsImportGraph {
+  std::map<std::string, std::vector<std::string>> imports;  // file -> the local files it loads
+  std::set<std::string> unsureFiles;                        // files with imports the map cannot follow
+  // Every file of the graph that loads `target`, directly or not (`target` included).
+  std::set<std::string> loaders(const std::string& target) const;
+  // Every file of the graph that reaches a file of unsureFiles.
+  std::set<std::string> unsureLoaders() const;
+  // What `files` reach (themselves included), sorted.
+  std::vector<std::string> closure(const std::vector<std::string>& files) const;
+};
+JsImportGraph jsImportGraph(const std::vector<std::string>& starts, const JsResolver& resolver,
+                            const OverlayProvider& overlay, std::size_t cap = 20000, int maxDepth = 8);
 
 // Every local file `files` reach through their imports (breadth first, a few levels deep, at
 // most `cap`), `files` themselves included; sorted.
