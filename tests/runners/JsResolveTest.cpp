@@ -126,7 +126,7 @@ TEST_CASE("JsResolve: package.json imports (#x, #internal/*, conditions)") {
   CHECK(known);
 }
 
-TEST_CASE("JsResolve: tsconfig paths (extends followed, several targets) and baseUrl; jsconfig") {
+TEST_CASE("JsResolve: tsconfig paths (extends followed, several targets) and baseUrl, and jsconfig") {
   TempWorkspace ws;
   ws.write("tsconfig.base.json", R"({
     // comments and trailing commas, as tsc accepts
@@ -216,7 +216,7 @@ TEST_CASE("JsResolve: the runner's own aliases replace what the config's text sa
   CHECK(JsResolver::forRoot(ws.root())->key() != JsResolver::forRoot(ws.root(), r.aliases())->key());
 }
 
-TEST_CASE("JsResolve: workspace packages, installed packages and builtins; what the static map cannot follow") {
+TEST_CASE("JsResolve: workspace packages, installed packages and builtins, and what the static map cannot follow") {
   TempWorkspace ws;
   ws.write("package.json", R"({"name": "mono", "workspaces": ["packages/*"]})");
   ws.write("packages/util/package.json", R"({"name": "@mono/util", "exports": {".": "./src/index.ts"}})");

@@ -899,9 +899,18 @@ std::optional<TestPlan> JsRunnerAdapter::discover(const DiscoveryContext& ctx, s
         plan.testFiles.push_back(t);
       } else if (unsureLoaders.count(t)) {
         unsure.push_back(t);
+        // The runner's answer holds while these files stay as they are (the source's own text
+        // does not change which tests load it).
         for (const auto& f : g.closure({t})) {
-          graph = fnv1a(f + "\n", graph);
-          if (g.unsureFiles.count(f)) graph = fnv1a("?" + f + "\n", graph);
+          struct stat st{};
+          const bool ok = ::stat(f.c_str(), &st) == 0;
+          graph = fnv1a(f + (ok ? " " + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+                                      std::to_string(st.st_mtim.tv_nsec)
+                                : std::string(" -")) + "\n",
+                        graph);
+          if (overlay) {
+            if (auto text = overlay(f)) graph = fnv1a(*text, graph);
+          }
         }
       }
     }
