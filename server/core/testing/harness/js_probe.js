@@ -201,8 +201,11 @@ async function probeVitest(info) {
     let relatedFiles = null;
     if (related) {
       // vitest related: the test files whose module graph (vite's transform) reaches the file.
-      if (typeof ctx.filterTestsBySource !== 'function') throw new Error(`vitest ${info.version} has no related filter`);
-      relatedFiles = [...new Set((await ctx.filterTestsBySource(await glob())).map(fileOf))];
+      // (vitest 1 and 2: Vitest.filterTestsBySource; 3: on its VitestSpecifications.)
+      const owner = typeof ctx.filterTestsBySource === 'function' ? ctx
+        : ctx.specifications && typeof ctx.specifications.filterTestsBySource === 'function' ? ctx.specifications : null;
+      if (!owner) throw new Error(`vitest ${info.version} has no related filter`);
+      relatedFiles = [...new Set((await owner.filterTestsBySource(await glob())).map(fileOf))];
     }
     if (v[0] < 3) delete config.dir;
     return {config, files, aliases, related: relatedFiles};
