@@ -122,6 +122,7 @@ int runCommand(const Args& args) {
     std::cout << t::runResultToJson(result).dump() << std::endl;
   } else {
     if (outcome.noTests) std::fprintf(stderr, "greenlight run: no tests found near %s\n", path.c_str());
+    if (!result.discoveryNote.empty()) std::fprintf(stderr, "greenlight run: %s\n", result.discoveryNote.c_str());
     if (!result.selectionNote.empty()) std::fprintf(stderr, "greenlight run: ran %s\n", result.selectionNote.c_str());
     std::cout << t::runResultToText(result) << std::flush;
   }

@@ -127,11 +127,14 @@ TEST_CASE("functionAtLine for JavaScript and C++") {
 TEST_CASE("JavaScript and C++ test file patterns") {
   TempWorkspace ws;
   auto js = ws.write("src/m.js", "module.exports = {};\n");
-  ws.write("src/m.test.js", "");
-  ws.write("src/__tests__/m.test.js", "");
-  ws.write("test/m.spec.js", "");
+  // Named after it and loading it (a namesake that loads nothing is not its test: issue 33).
+  ws.write("src/m.test.js", "const m = require('./m');\n");
+  ws.write("src/__tests__/m.test.js", "const m = require('../m.js');\n");
+  ws.write("test/m.spec.js", "import * as m from '../src/m';\n");
+  ws.write("test/m.test.js", "");
   auto plan = discover(js);
   CHECK(plan.testFiles.size() == 3);
+  CHECK(plan.discoveryNote.find("test/m.test.js is named after m.js but does not load src/m.js") != std::string::npos);
   auto cpp = ws.write("cpp/m.cpp", "int f() { return 1; }\n");
   ws.write("cpp/m_test.cpp", "#include <catch2/catch.hpp>\nTEST_CASE(\"f works\") {}\n");
   ws.write("cpp/tests/test_m.cpp", "int main() {}\n");

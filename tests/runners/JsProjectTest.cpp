@@ -265,11 +265,12 @@ TEST_CASE("node:test without a runner: a source finds the test files that import
   REQUIRE(plan);
   CHECK(plan->runner == "node");
   CHECK(plan->testFiles == std::vector<std::string>{viaMjs});
-  // Named after it: that file (as before), found without reading any imports.
+  // Named after it but loading another module: never its test (issue 33), and the plan says why.
   r.path = stack;
   plan = discoverTests(r, &error);
   REQUIRE(plan);
-  CHECK(plan->testFiles == std::vector<std::string>{viaMjs});
+  CHECK(plan->testFiles.empty());
+  CHECK(plan->discoveryNote.find("test/stack.test.ts is named after stack.ts but does not load src/stack.ts") != std::string::npos);
   // Nothing imports it: no tests.
   r.path = ws.path("src/lonely.ts");
   plan = discoverTests(r, &error);

@@ -9,6 +9,7 @@
 
 #include "core/testing/adapters/Adapter.h"
 #include "core/testing/adapters/JsProject.h"
+#include "core/testing/adapters/JsResolve.h"
 #include "support/Regex.h"
 
 namespace greenlight::core::testing {
@@ -332,12 +333,16 @@ bool looksLikeTestFile(const fs::path& p, Language language) {
   return false;
 }
 
-// A JavaScript/TypeScript source with no test file named after it, in a project without a runner
-// (node:test): the test files of its package (the nearest package.json's directory, else the
-// workspace root) whose local imports reach it (`../src/words.mjs` for words.mts, index files,
-// a few levels deep). Bounded: node_modules and dot directories skipped, at most kMaxEntries
-// entries walked and kMaxTests test files read.
-std::vector<std::string> jsTestsImporting(const fs::path& source, const fs::path& root, const OverlayProvider& overlay) {
+// The test files of a JavaScript/TypeScript source in a project without a runner (node:test):
+// those of its package (the nearest package.json's directory, else the workspace root) whose
+// local imports reach it, as node resolves them (JsResolve.h: '..' and package main, exports,
+// imports, the package's own name, tsconfig paths, index files, .js written for .ts; a few
+// levels deep). A test file named after the source (test/index.test.js for index.js) is one of
+// them only when it loads that very file: a namesake that loads another module of the name is
+// set aside and `note` says so. Bounded: node_modules and dot directories skipped, at most
+// kMaxEntries entries walked and kMaxTests test files read.
+std::vector<std::string> jsTestsImporting(const fs::path& source, const fs::path& root, const OverlayProvider& overlay,
+                                          std::string* note) {
   constexpr std::size_t kMaxEntries = 5000, kMaxTests = 200;
   fs::path base = root.empty() ? source.parent_path() : root;
   for (fs::path d = source.parent_path();; d = d.parent_path()) {
@@ -362,13 +367,37 @@ std::vector<std::string> jsTestsImporting(const fs::path& source, const fs::path
         looksLikeTestFile(it->path(), Language::JavaScript))
       tests.push_back(it->path().lexically_normal().string());
   }
+  // The namesakes (m.test.js, __tests__/m.spec.ts, test/m.test.mjs ... here and up to the root).
+  const std::vector<std::string> namesakes = candidateTestFiles(source, Language::JavaScript, root);
+  for (const auto& named : namesakes) {
+    if (std::find(tests.begin(), tests.end(), named) == tests.end()) tests.push_back(named);
+  }
   std::sort(tests.begin(), tests.end());
   const std::string target = source.lexically_normal().string();
-  std::vector<std::string> found;
+  const auto resolver = JsResolver::forRoot(base.string());
+  std::vector<std::string> found, setAside, unsure;
+  const JsImportGraph graph = jsImportGraph(tests, *resolver, overlay);
+  const std::set<std::string> loaders = graph.loaders(target);
+  const std::set<std::string> unsureLoaders = graph.unsureLoaders();
   for (const auto& t : tests) {
-    const auto reached = jsImportClosure({t}, base.string(), overlay, 200);
-    if (std::find(reached.begin(), reached.end(), target) != reached.end()) found.push_back(t);
+    const bool namesake = std::find(namesakes.begin(), namesakes.end(), t) != namesakes.end();
+    if (loaders.count(t)) found.push_back(t);
+    // A namesake whose imports cannot all be followed may load the file: node has no list of
+    // related tests to ask, so it runs (the note says why).
+    else if (namesake && unsureLoaders.count(t)) found.push_back(t), unsure.push_back(t);
+    else if (namesake) setAside.push_back(t);
   }
+  auto rel = [&](const std::string& f) { return fs::path(f).lexically_relative(base).string(); };
+  std::string words;
+  for (const auto& t : setAside) {
+    words += (words.empty() ? "" : "; ") + rel(t) + " is named after " + source.filename().string() +
+             " but does not load " + rel(target);
+  }
+  for (const auto& t : unsure) {
+    words += (words.empty() ? "" : "; ") + rel(t) + " is named after it and loads modules greenlight cannot follow: run";
+  }
+  if (found.empty() && !words.empty()) words += ": no test file loads " + rel(target);
+  if (note) *note = words;
   return found;
 }
 
@@ -459,9 +488,9 @@ TestPlan builtinDiscovery(const DiscoveryContext& ctx) {
   if (looksLikeTestFile(source, language)) {
     plan.sourceIsTestFile = true;
   } else {
-    plan.testFiles = candidateTestFiles(source, language, root);
-    if (language == Language::JavaScript && plan.testFiles.empty())
-      plan.testFiles = jsTestsImporting(source, root, request.overlay);
+    // JavaScript: the test files that load it (a namesake only when it does); Python: by name.
+    plan.testFiles = language == Language::JavaScript ? jsTestsImporting(source, root, request.overlay, &plan.discoveryNote)
+                                                      : candidateTestFiles(source, language, root);
     for (const auto& extra : request.extraTestFiles) {
       if (std::find(plan.testFiles.begin(), plan.testFiles.end(), extra) == plan.testFiles.end()) plan.testFiles.push_back(extra);
     }

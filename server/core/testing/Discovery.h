@@ -98,6 +98,10 @@ struct TestPlan {
   // unsaved text is what it sees, and they are part of the run's fingerprint.
   std::vector<std::string> supportFiles;
   std::string selectionNote;    // how a FILE:LINE run chose its tests, in words ("" when it ran all of them)
+  // What decided the test files beyond their imports, in words: a test named after the file set
+  // aside because it loads another module of that name, the runner's answer where the static
+  // map could not follow an import, why no test file was found.
+  std::string discoveryNote;
   std::string sourceFile;       // the file under test (absolute, normalised)
   std::string workspaceRoot;
   bool sourceIsTestFile = false;             // PATH was a test file: it is run on its own

@@ -66,6 +66,7 @@ nlohmann::ordered_json runResultToJson(const RunResult& r) {
   j["summary"] = std::move(s);
   j["sandbox"] = r.verdict ? verdictToJson(*r.verdict) : nlohmann::ordered_json::object();
   if (!r.selectionNote.empty()) j["selection"] = r.selectionNote;
+  if (!r.discoveryNote.empty()) j["discovery"] = r.discoveryNote;
   if (r.cancelled) j["cancelled"] = true;
   if (!r.error.empty()) j["error"] = r.error;
   return j;

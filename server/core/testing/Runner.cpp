@@ -258,6 +258,7 @@ RunResult runPlan(const TestPlan& plan, const RunOptions& options) {
   if (options.prepareOnly) return result;
   result.summary = summarize(result.tests);
   result.selectionNote = plan.selectionNote;
+  result.discoveryNote = plan.discoveryNote;
   // Functions under test: the one at LINE, else none (buildDiagnostics finds callees itself).
   DiagnosticContext ctx;
   ctx.sourceFile = plan.sourceFile;

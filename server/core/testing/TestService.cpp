@@ -223,6 +223,7 @@ RunOutcome TestService::execute(Job& job) {
   outcome.result.files.push_back(plan->sourceFile);
   for (const auto& t : plan->testFiles) outcome.result.files.push_back(t);
   if (plan->empty()) {
+    outcome.result.discoveryNote = plan->discoveryNote;
     outcome.noTests = true;
     return outcome;
   }

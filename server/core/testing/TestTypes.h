@@ -145,6 +145,8 @@ struct RunResult {
   std::string error;
   // How a FILE:LINE run chose its tests, in words (TestPlan::selectionNote); "" when it ran all.
   std::string selectionNote;
+  // What decided the test files beyond their imports, in words (TestPlan::discoveryNote).
+  std::string discoveryNote;
   // Files whose diagnostics this run owns (source + test files): a new run replaces them all,
   // so the LSP publishes an empty list for those of them without diagnostics.
   std::vector<std::string> files;

@@ -546,9 +546,10 @@ void RunTestsFeature::complete(const std::shared_ptr<Run>& run, Completion c) {
                        {"errors", result.summary.errors},
                        {"skipped", result.summary.skipped},
                        {"cached", result.cached}};
+  if (!result.discoveryNote.empty()) reply["discovery"] = result.discoveryNote;
   if (c.outcome.noTests) {
     reply["noTests"] = true;
-    run->progress->end("no tests found near " + name);
+    run->progress->end("no tests found near " + name + (result.discoveryNote.empty() ? "" : ": " + result.discoveryNote));
   } else {
     if (result.cached) {
       // The engine reports nothing per test for a cached run: replay the results.

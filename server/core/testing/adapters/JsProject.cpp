@@ -19,6 +19,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/testing/PythonBytecode.h"
+#include "core/testing/adapters/JsLexer.h"
+#include "core/testing/adapters/JsResolve.h"
 #include "core/testing/adapters/PythonProject.h"
 #include "core/testing/harness/Harnesses.h"
 #include "sandbox/Sandbox.h"
@@ -77,211 +79,9 @@ bool isJsLike(const std::string& path) {
   return k.count(ext) > 0;
 }
 
-// ---- a small JavaScript / TypeScript lexer: enough to see calls, strings and nesting ----
-
-enum class Tok { Ident, String, Template, Punct, Number, Regex };
-
-struct Token {
-  Tok kind;
-  std::string text;  // identifier / punctuation / the string's value (escapes resolved simply)
-  int line;          // 1-based line of the token's start
-  std::size_t pos;
-  bool substitutions = false;  // a template literal with ${...}
-  std::size_t next = 0;        // such a literal: the index of the first token after it (its
-                               // substitutions' tokens come between)
-};
-
-class Lexer {
- public:
-  explicit Lexer(const std::string& s) : s_(s) {}
-
-  std::vector<Token> run() {
-    std::vector<Token> out;
-    // Open template literals: for each, the brace depth at which its ${ began and its token.
-    std::vector<std::pair<int, std::size_t>> templates;
-    int braces = 0;
-    while (i_ < s_.size()) {
-      char c = s_[i_];
-      if (c == '\n') {
-        ++line_;
-        ++i_;
-        continue;
-      }
-      if (std::isspace(static_cast<unsigned char>(c))) {
-        ++i_;
-        continue;
-      }
-      if (c == '/' && peek(1) == '/') {
-        while (i_ < s_.size() && s_[i_] != '\n') ++i_;
-        continue;
-      }
-      if (c == '/' && peek(1) == '*') {
-        i_ += 2;
-        while (i_ < s_.size() && !(s_[i_] == '*' && peek(1) == '/')) {
-          if (s_[i_] == '\n') ++line_;
-          ++i_;
-        }
-        i_ += 2;
-        continue;
-      }
-      const std::size_t start = i_;
-      const int startLine = line_;
-      if (c == '\'' || c == '"') {
-        std::string v = quoted(c);
-        out.push_back({Tok::String, std::move(v), startLine, start});
-        continue;
-      }
-      if (c == '`') {
-        ++i_;
-        bool subst = false;
-        std::string v = templatePart(&subst);
-        if (subst) templates.emplace_back(braces, out.size());
-        out.push_back({Tok::Template, std::move(v), startLine, start, subst});
-        continue;
-      }
-      if (c == '}' && !templates.empty() && templates.back().first == braces) {
-        // The end of a ${...}: the template literal goes on, folded into its token.
-        const std::size_t idx = templates.back().second;
-        templates.pop_back();
-        ++i_;
-        bool subst = false;
-        std::string v = templatePart(&subst);
-        out[idx].text += "${}" + v;
-        if (subst) templates.emplace_back(braces, idx);
-        else out[idx].next = out.size();
-        continue;
-      }
-      if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || static_cast<unsigned char>(c) >= 0x80) {
-        while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' || s_[i_] == '$' ||
-                                  static_cast<unsigned char>(s_[i_]) >= 0x80))
-          ++i_;
-        out.push_back({Tok::Ident, s_.substr(start, i_ - start), startLine, start});
-        continue;
-      }
-      if (std::isdigit(static_cast<unsigned char>(c))) {
-        while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '.' || s_[i_] == '_')) ++i_;
-        out.push_back({Tok::Number, s_.substr(start, i_ - start), startLine, start});
-        continue;
-      }
-      if (c == '/' && regexAllowed(out)) {
-        ++i_;
-        bool cls = false;
-        while (i_ < s_.size() && s_[i_] != '\n') {
-          if (s_[i_] == '\\') {
-            i_ += 2;
-            continue;
-          }
-          if (s_[i_] == '[') cls = true;
-          else if (s_[i_] == ']') cls = false;
-          else if (s_[i_] == '/' && !cls) break;
-          ++i_;
-        }
-        ++i_;
-        while (i_ < s_.size() && std::isalpha(static_cast<unsigned char>(s_[i_]))) ++i_;
-        out.push_back({Tok::Regex, s_.substr(start, i_ - start), startLine, start});
-        continue;
-      }
-      if (c == '{') ++braces;
-      if (c == '}') --braces;
-      // `=>` and `...` as one token; everything else one character.
-      if (c == '=' && peek(1) == '>') {
-        i_ += 2;
-        out.push_back({Tok::Punct, "=>", startLine, start});
-        continue;
-      }
-      ++i_;
-      out.push_back({Tok::Punct, std::string(1, c), startLine, start});
-    }
-    return out;
-  }
-
- private:
-  char peek(std::size_t n) const { return i_ + n < s_.size() ? s_[i_ + n] : '\0'; }
-
-  std::string quoted(char q) {
-    std::string v;
-    ++i_;
-    while (i_ < s_.size() && s_[i_] != q && s_[i_] != '\n') {
-      if (s_[i_] == '\\' && i_ + 1 < s_.size()) {
-        char e = s_[i_ + 1];
-        switch (e) {
-          case 'n': v += '\n'; break;
-          case 't': v += '\t'; break;
-          case '\n': ++line_; break;
-          default: v += e;
-        }
-        i_ += 2;
-        continue;
-      }
-      v += s_[i_++];
-    }
-    ++i_;
-    return v;
-  }
-
-  // From after ` (or the } of a substitution) to the closing ` or the next ${.
-  std::string templatePart(bool* subst) {
-    std::string v;
-    while (i_ < s_.size()) {
-      char c = s_[i_];
-      if (c == '\\' && i_ + 1 < s_.size()) {
-        v += s_[i_ + 1];
-        i_ += 2;
-        continue;
-      }
-      if (c == '`') {
-        ++i_;
-        return v;
-      }
-      if (c == '$' && peek(1) == '{') {
-        i_ += 2;
-        *subst = true;
-        return v;
-      }
-      if (c == '\n') ++line_;
-      v += c;
-      ++i_;
-    }
-    return v;
-  }
-
-  static bool regexAllowed(const std::vector<Token>& out) {
-    if (out.empty()) return true;
-    const Token& t = out.back();
-    switch (t.kind) {
-      case Tok::Number:
-      case Tok::String:
-      case Tok::Template:
-      case Tok::Regex: return false;
-      case Tok::Ident: {
-        static const std::set<std::string> kw = {"return", "typeof", "case", "do", "else", "in", "of", "new",
-                                                 "delete", "void", "throw", "instanceof", "yield", "await"};
-        return kw.count(t.text) > 0;
-      }
-      case Tok::Punct: return t.text != ")" && t.text != "]" && t.text != "}";
-    }
-    return true;
-  }
-
-  const std::string& s_;
-  std::size_t i_ = 0;
-  int line_ = 1;
-};
-
-// The index of the token that closes the bracket opened at `open`, or npos.
-std::size_t matching(const std::vector<Token>& t, std::size_t open) {
-  const std::string o = t[open].text;
-  const std::string c = o == "(" ? ")" : o == "[" ? "]" : "}";
-  int depth = 0;
-  for (std::size_t i = open; i < t.size(); ++i) {
-    if (t[i].kind != Tok::Punct) continue;
-    if (t[i].text == "(" || t[i].text == "[" || t[i].text == "{") ++depth;
-    else if (t[i].text == ")" || t[i].text == "]" || t[i].text == "}") {
-      if (--depth == 0) return t[i].text == c ? i : std::string::npos;
-    }
-  }
-  return std::string::npos;
-}
+using js::matching;
+using js::Tok;
+using js::Token;
 
 std::string escapeRegex(const std::string& s) {
   std::string out;
@@ -343,58 +143,9 @@ const std::set<std::string>& modifiers() {
   return k;
 }
 
-// Resolves a module path the way node, TypeScript and bundlers do for local files: the path
-// itself, './x.js' written for x.ts, then with each extension, then as a directory's index.
-std::optional<std::string> resolveLocal(const fs::path& base) {
-  static const char* const exts[] = {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json"};
-  const std::string b = base.lexically_normal().string();
-  if (isFile(b)) return b;
-  const std::string ext = base.extension().string();
-  if (ext == ".js" || ext == ".jsx" || ext == ".mjs" || ext == ".cjs") {
-    std::string stem = b.substr(0, b.size() - ext.size());
-    const char* alt[] = {".ts", ".tsx"};
-    if (ext == ".mjs") alt[0] = alt[1] = ".mts";
-    if (ext == ".cjs") alt[0] = alt[1] = ".cts";
-    for (const char* a : alt)
-      if (isFile(stem + a)) return stem + a;
-  }
-  for (const char* e : exts)
-    if (isFile(b + e)) return b + e;
-  if (isDir(b)) {
-    if (auto pkg = readFile(b + "/package.json")) {
-      auto j = nlohmann::json::parse(*pkg, nullptr, false);
-      for (const char* key : {"source", "module", "main"}) {
-        if (j.is_object() && j.contains(key) && j[key].is_string()) {
-          if (auto r = resolveLocal(fs::path(b) / j[key].get<std::string>()); r && *r != b) return r;
-        }
-      }
-    }
-    for (const char* e : exts)
-      if (isFile(b + "/index" + e)) return b + "/index" + e;
-  }
-  return std::nullopt;
-}
-
-// Module specifiers in a file: import/export ... from 'x', import 'x', import('x'),
-// require('x'), and the mock helpers' first arguments (jest.mock, vi.mock, requireActual...).
-std::vector<std::string> specifiers(const std::string& text) {
-  static const std::set<std::string> callers = {"require", "import", "mock", "doMock", "unmock", "requireActual",
-                                                "importActual", "requireMock", "importMock", "resolve"};
-  std::vector<std::string> out;
-  auto toks = Lexer(text).run();
-  for (std::size_t i = 1; i < toks.size(); ++i) {
-    if (toks[i].kind != Tok::String) continue;
-    const Token& p = toks[i - 1];
-    if (p.kind == Tok::Ident && (p.text == "from" || p.text == "import")) out.push_back(toks[i].text);
-    else if (p.kind == Tok::Punct && p.text == "(" && i >= 2 && toks[i - 2].kind == Tok::Ident && callers.count(toks[i - 2].text))
-      out.push_back(toks[i].text);
-  }
-  return out;
-}
-
 struct ImportsCacheEntry {
   std::string stamp;
-  std::vector<std::string> imports;
+  JsImports imports;
 };
 
 }  // namespace
@@ -614,7 +365,7 @@ std::string jsTestName(const JsTestBlock& block) {
 
 std::vector<JsTestBlock> scanJsTests(const std::string& text) {
   std::vector<JsTestBlock> out;
-  const auto t = Lexer(text).run();
+  const auto t = js::lex(text);
   struct Open {
     std::size_t end;  // token index of the call's closing paren
     std::string title, pattern;
@@ -707,42 +458,8 @@ std::string jsTitlePattern(const std::string& runner, const std::vector<const Js
 
 std::vector<std::string> jsLocalImports(const std::string& file, const std::string& text, const std::string& root) {
   std::vector<std::string> out;
-  const fs::path dir = fs::path(file).parent_path();
-  for (const std::string& spec : specifiers(text)) {
-    if (spec.empty() || spec.rfind("node:", 0) == 0) continue;
-    std::optional<std::string> r;
-    std::string s = spec;
-    if (auto q = s.find_first_of("?#"); q != std::string::npos && q > 0) s = s.substr(0, q);
-    if (s[0] == '.') {
-      r = resolveLocal(dir / s);
-    } else if (s[0] == '/') {
-      r = resolveLocal(fs::path(s));
-      if (!r) r = resolveLocal(fs::path(root) / s.substr(1));
-    } else {
-      // A bare specifier: a package (skipped), or an alias for a local path ("@/x", "~/x",
-      // "#x", "src/x", "app/x"): tried under the root and its src/.
-      const std::string first = s.substr(0, s.find('/'));
-      const std::string rest = s.find('/') == std::string::npos ? "" : s.substr(s.find('/') + 1);
-      for (const fs::path& base : {fs::path(root), fs::path(root) / "src"}) {
-        if (!r && !rest.empty() && (first == "@" || first == "~" || first == "#" || first == "$" || first[0] == '#'))
-          r = resolveLocal(base / rest);
-        if (!r && first[0] != '@' && (isDir((base / first).string()) || isFile((base / first).string())))
-          r = resolveLocal(base / s);
-      }
-      // A workspace package linked into node_modules (npm/yarn/pnpm workspaces).
-      if (!r && rest.find('/') == std::string::npos) {
-        const std::string name = first[0] == '@' ? s : first;
-        const std::string pkg = packageDirFrom(name, dir.string());
-        if (!pkg.empty() && pkg.find("/node_modules/") == std::string::npos) {
-          const std::string sub = first[0] == '@' ? "" : rest;
-          r = resolveLocal(sub.empty() ? fs::path(pkg) : fs::path(pkg) / sub);
-        }
-      }
-    }
-    if (r && r->find("/node_modules/") == std::string::npos && isJsLike(*r)) out.push_back(*r);
-  }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
+  for (auto& f : JsResolver::forRoot(root)->imports(file, text).files)
+    if (isJsLike(f)) out.push_back(std::move(f));
   return out;
 }
 
@@ -785,46 +502,14 @@ std::map<std::string, JsProbeResult> gProbeCache;
 
 }  // namespace
 
-JsProbeResult probeJsProject(const JsProject& project, const Tool& node, const std::string& workspaceRoot,
-                             const Config& config) {
-  const std::optional<JsRunnerInstall> install = findJsRunner(project.runner, project.root);
-  // The key: what could change the runner's answer.
-  std::uint64_t h = fnv1a(project.root + "\n" + project.runner + "\n" + node.path + "\n" + node.fingerprint + "\n" +
-                          (install ? install->dir + " " + install->version : std::string("-")));
-  std::vector<std::string> keyFiles = project.configFiles;
-  keyFiles.push_back(project.packageJson);
-  for (const char* extra : {"tsconfig.json", "babel.config.js", ".babelrc"}) keyFiles.push_back(project.root + "/" + extra);
-  for (const auto& f : keyFiles) {
-    auto t = readFile(f);
-    h = fnv1a(f + "\n" + (t ? *t : std::string("<none>")) + "\n", h);
-  }
-  h = fnv1a(projectListing(project.root), h);
-  const std::string key = hex64(h);
-  {
-    std::lock_guard<std::mutex> lock(gProbeMutex);
-    if (auto it = gProbeCache.find(key); it != gProbeCache.end()) return it->second;
-  }
-  const std::string cacheDir = bytecodeCacheDir();
-  const std::string cacheFile = cacheDir.empty() ? "" : cacheDir + "/js-probe-" + key + ".json";
-  if (!cacheFile.empty()) {
-    if (auto text = readFile(cacheFile)) {
-      auto j = nlohmann::json::parse(*text, nullptr, false);
-      if (j.is_object() && j.contains("files") && j["files"].is_array()) {
-        JsProbeResult r;
-        for (const auto& f : j["files"])
-          if (f.is_string()) r.testFiles.push_back(f.get<std::string>());
-        std::lock_guard<std::mutex> lock(gProbeMutex);
-        return gProbeCache.emplace(key, std::move(r)).first->second;
-      }
-    }
-  }
-  JsProbeResult result;
+namespace {
+
+// harness/js_probe.js run in the sandbox on the project with `args`; its "config" event, or
+// nullopt with `error` saying how the probe ended.
+std::optional<nlohmann::json> runProbe(const JsProject& project, const Tool& node, const std::string& workspaceRoot,
+                                       const Config& config, const std::vector<std::string>& args, std::string* error) {
   Staging staging;
-  std::string error;
-  if (!staging.prepareScratch(&error)) {
-    result.error = error;
-    return result;
-  }
+  if (!staging.prepareScratch(error)) return std::nullopt;
   const std::string probe = staging.addHarnessFile("js_probe.js", harness::jsProbe());
   sandbox::Policy p;
   p.scratchSource = staging.hostRoot();
@@ -849,47 +534,161 @@ JsProbeResult probeJsProject(const JsProject& project, const Tool& node, const s
   p.env.insert(p.env.end(), {"NO_COLOR=1", "FORCE_COLOR=0", "CI=1", "NODE_OPTIONS=", "GL_JEST_CACHE=/tmp/jest"});
   p.argv = {node.invokedAs.empty() ? node.path : node.invokedAs};
   if (project.runner == "vitest") p.argv.push_back("--import=" + staging.addHarnessFile("vite_sandbox.mjs", harness::viteSandbox()));
-  p.argv.insert(p.argv.end(), {probe, "--list", "--runner", project.runner});
+  p.argv.push_back(probe);
+  p.argv.insert(p.argv.end(), args.begin(), args.end());
+  p.argv.insert(p.argv.end(), {"--runner", project.runner});
   p.profile = sandbox::Profile::Node;
   const sandbox::Verdict v = sandbox::run(p, -1);
-  auto events = extractEvents(v.stdoutData).events;
-  bool answered = false;
-  for (const auto& e : events) {
-    if (!e.is_object() || e.value("ev", "") != "config") continue;
-    answered = true;
-    if (e.contains("error") && e["error"].is_string()) result.error = e["error"].get<std::string>();
-    if (e.contains("files") && e["files"].is_array()) {
-      for (const auto& f : e["files"])
-        if (f.is_string()) result.testFiles.push_back(f.get<std::string>());
+  for (const auto& e : extractEvents(v.stdoutData).events) {
+    if (e.is_object() && e.value("ev", "") == "config") return e;
+  }
+  std::string tail = v.stderrData.size() > 800 ? v.stderrData.substr(v.stderrData.size() - 800) : v.stderrData;
+  *error = "the probe of " + project.runner + "'s configuration ended with " + std::string(sandbox::statusName(v.status)) +
+           (v.status == sandbox::Status::SetupError ? ": " + v.setupError : "") + (tail.empty() ? "" : ": " + tail);
+  return std::nullopt;
+}
+
+std::vector<std::string> stringsOf(const nlohmann::json& j, const char* key) {
+  std::vector<std::string> out;
+  if (j.is_object() && j.contains(key) && j[key].is_array())
+    for (const auto& f : j[key])
+      if (f.is_string()) out.push_back(f.get<std::string>());
+  return out;
+}
+
+// The probe's "aliases": [{find, regex, whole, replacements}], nullopt when it gave none.
+std::optional<std::vector<JsAlias>> aliasesOf(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("aliases") || !j["aliases"].is_array()) return std::nullopt;
+  std::vector<JsAlias> out;
+  for (const auto& a : j["aliases"]) {
+    if (!a.is_object() || !a.contains("find") || !a["find"].is_string()) continue;
+    out.push_back({a["find"].get<std::string>(), a.value("regex", false), stringsOf(a, "replacements"), a.value("whole", false)});
+  }
+  return out;
+}
+
+nlohmann::json aliasesJson(const std::vector<JsAlias>& aliases) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& a : aliases)
+    out.push_back({{"find", a.find}, {"regex", a.regex}, {"whole", a.whole}, {"replacements", a.replacements}});
+  return out;
+}
+
+void writeCacheFile(const std::string& cacheDir, const std::string& cacheFile, const nlohmann::json& j) {
+  std::error_code ec;
+  fs::create_directories(cacheDir, ec);
+  const std::string tmp = cacheFile + ".tmp" + std::to_string(::getpid());
+  if (std::ofstream out(tmp, std::ios::binary | std::ios::trunc); out) {
+    out << j.dump();
+    out.close();
+    fs::rename(tmp, cacheFile, ec);
+  }
+}
+
+std::mutex gRelatedMutex;
+std::map<std::string, JsRelatedResult> gRelatedCache;
+
+}  // namespace
+
+JsProbeResult probeJsProject(const JsProject& project, const Tool& node, const std::string& workspaceRoot,
+                             const Config& config) {
+  const std::optional<JsRunnerInstall> install = findJsRunner(project.runner, project.root);
+  // The key: what could change the runner's answer (and the probe's own version: v2 adds aliases).
+  std::uint64_t h = fnv1a("v2\n" + project.root + "\n" + project.runner + "\n" + node.path + "\n" + node.fingerprint + "\n" +
+                          (install ? install->dir + " " + install->version : std::string("-")));
+  std::vector<std::string> keyFiles = project.configFiles;
+  keyFiles.push_back(project.packageJson);
+  for (const char* extra : {"tsconfig.json", "babel.config.js", ".babelrc"}) keyFiles.push_back(project.root + "/" + extra);
+  for (const auto& f : keyFiles) {
+    auto t = readFile(f);
+    h = fnv1a(f + "\n" + (t ? *t : std::string("<none>")) + "\n", h);
+  }
+  h = fnv1a(projectListing(project.root), h);
+  const std::string key = hex64(h);
+  {
+    std::lock_guard<std::mutex> lock(gProbeMutex);
+    if (auto it = gProbeCache.find(key); it != gProbeCache.end()) return it->second;
+  }
+  const std::string cacheDir = bytecodeCacheDir();
+  const std::string cacheFile = cacheDir.empty() ? "" : cacheDir + "/js-probe-" + key + ".json";
+  if (!cacheFile.empty()) {
+    if (auto text = readFile(cacheFile)) {
+      auto j = nlohmann::json::parse(*text, nullptr, false);
+      if (j.is_object() && j.contains("files") && j["files"].is_array()) {
+        JsProbeResult r;
+        r.testFiles = stringsOf(j, "files");
+        r.aliases = aliasesOf(j);
+        std::lock_guard<std::mutex> lock(gProbeMutex);
+        return gProbeCache.emplace(key, std::move(r)).first->second;
+      }
     }
   }
-  if (!answered) {
-    std::string tail = v.stderrData.size() > 800 ? v.stderrData.substr(v.stderrData.size() - 800) : v.stderrData;
-    result.error = "the probe of " + project.runner + "'s configuration ended with " +
-                   std::string(sandbox::statusName(v.status)) +
-                   (v.status == sandbox::Status::SetupError ? ": " + v.setupError : "") + (tail.empty() ? "" : ": " + tail);
+  JsProbeResult result;
+  std::string error;
+  auto e = runProbe(project, node, workspaceRoot, config, {"--list"}, &error);
+  if (!e) {
+    result.error = error;
+  } else {
+    if (e->contains("error") && (*e)["error"].is_string()) result.error = (*e)["error"].get<std::string>();
+    result.testFiles = stringsOf(*e, "files");
+    result.aliases = aliasesOf(*e);
   }
   std::sort(result.testFiles.begin(), result.testFiles.end());
-  if (result.error.empty() && answered) {
+  if (result.error.empty()) {
     if (!cacheFile.empty()) {
-      std::error_code ec;
-      fs::create_directories(cacheDir, ec);
       nlohmann::json j;
       j["root"] = project.root;
       j["runner"] = project.runner;
       j["files"] = result.testFiles;
-      const std::string tmp = cacheFile + ".tmp" + std::to_string(::getpid());
-      if (std::ofstream out(tmp, std::ios::binary | std::ios::trunc); out) {
-        out << j.dump();
-        out.close();
-        fs::rename(tmp, cacheFile, ec);
-      }
+      if (result.aliases) j["aliases"] = aliasesJson(*result.aliases);
+      writeCacheFile(cacheDir, cacheFile, j);
     }
     std::lock_guard<std::mutex> lock(gProbeMutex);
     gProbeCache.emplace(key, result);
   } else {
     support::logLine(support::LogLevel::Info, project.runner + " probe in " + project.root + ": " + result.error);
   }
+  return result;
+}
+
+JsRelatedResult relatedJsTests(const JsProject& project, const Tool& node, const std::string& workspaceRoot,
+                               const Config& config, const std::string& source, const std::string& key) {
+  JsRelatedResult result;
+  if (project.runner != "jest" && project.runner != "vitest") {
+    result.error = project.runner + " cannot say which tests load a file";
+    return result;
+  }
+  {
+    std::lock_guard<std::mutex> lock(gRelatedMutex);
+    if (auto it = gRelatedCache.find(key); it != gRelatedCache.end()) return it->second;
+  }
+  const std::string cacheDir = bytecodeCacheDir();
+  const std::string cacheFile = cacheDir.empty() ? "" : cacheDir + "/js-related-" + key + ".json";
+  if (!cacheFile.empty()) {
+    if (auto text = readFile(cacheFile)) {
+      auto j = nlohmann::json::parse(*text, nullptr, false);
+      if (j.is_object() && j.contains("files") && j["files"].is_array()) {
+        result.testFiles = stringsOf(j, "files");
+        std::lock_guard<std::mutex> lock(gRelatedMutex);
+        return gRelatedCache.emplace(key, std::move(result)).first->second;
+      }
+    }
+  }
+  std::string error;
+  auto e = runProbe(project, node, workspaceRoot, config, {"--related", source}, &error);
+  if (!e) result.error = error;
+  else if (e->contains("error") && (*e)["error"].is_string()) result.error = (*e)["error"].get<std::string>();
+  else if (!e->contains("related") || !(*e)["related"].is_array()) result.error = project.runner + " gave no list of related tests";
+  else result.testFiles = stringsOf(*e, "related");
+  std::sort(result.testFiles.begin(), result.testFiles.end());
+  if (!result.error.empty()) {
+    support::logLine(support::LogLevel::Info, project.runner + " related tests of " + source + ": " + result.error);
+    return result;
+  }
+  if (!cacheFile.empty()) writeCacheFile(cacheDir, cacheFile, nlohmann::json{{"source", source}, {"files", result.testFiles}});
+  std::lock_guard<std::mutex> lock(gRelatedMutex);
+  if (gRelatedCache.size() > 2000) gRelatedCache.clear();
+  gRelatedCache.emplace(key, result);
   return result;
 }
 
@@ -930,56 +729,121 @@ std::vector<std::string> defaultTestFiles(const std::string& root, const std::st
   return out;
 }
 
-// The local modules a file imports, cached by the file's stamp (unsaved text: never cached).
-std::vector<std::string> importsOf(const std::string& file, const std::string& root, const OverlayProvider& overlay) {
+// The local modules a file imports as `resolver` maps them, cached by the file's stamp and the
+// resolver's key (unsaved text: never cached).
+JsImports importsOf(const std::string& file, const JsResolver& resolver, const OverlayProvider& overlay) {
   static std::mutex mutex;
   static std::map<std::string, ImportsCacheEntry> cache;
+  auto local = [&](JsImports i) {
+    i.files.erase(std::remove_if(i.files.begin(), i.files.end(), [](const std::string& f) { return !isJsLike(f); }),
+                  i.files.end());
+    return i;
+  };
   if (overlay) {
-    if (auto text = overlay(file)) return jsLocalImports(file, *text, root);
+    if (auto text = overlay(file)) return local(resolver.imports(file, *text));
   }
   struct stat st{};
   if (::stat(file.c_str(), &st) != 0) return {};
   const std::string stamp = std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
-                            std::to_string(st.st_mtim.tv_nsec) + ":" + root;
+                            std::to_string(st.st_mtim.tv_nsec) + ":" + resolver.key();
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = cache.find(file); it != cache.end() && it->second.stamp == stamp) return it->second.imports;
   }
   auto text = readFile(file);
-  std::vector<std::string> imports = text ? jsLocalImports(file, *text, root) : std::vector<std::string>{};
+  JsImports imports = text ? local(resolver.imports(file, *text)) : JsImports{};
   std::lock_guard<std::mutex> lock(mutex);
   if (cache.size() > 20000) cache.clear();
   cache[file] = {stamp, imports};
   return imports;
 }
 
-// The local files `test` reaches through its imports (breadth first, a few levels deep), and
-// whether `target` is among them.
-bool reaches(const std::string& test, const std::string& target, const std::string& root, const OverlayProvider& overlay,
-             std::set<std::string>* visited, int maxDepth = 6, std::size_t cap = 400) {
-  std::vector<std::string> frontier = {test};
-  visited->insert(test);
-  bool found = false;
-  for (int depth = 0; depth < maxDepth && !frontier.empty() && visited->size() < cap; ++depth) {
+}  // namespace
+
+JsReach jsReach(const std::vector<std::string>& files, const JsResolver& resolver, const OverlayProvider& overlay,
+                std::size_t cap, int maxDepth) {
+  std::set<std::string> visited(files.begin(), files.end());
+  std::vector<std::string> frontier(visited.begin(), visited.end());
+  JsReach out;
+  for (int depth = 0; depth < maxDepth && !frontier.empty() && visited.size() < cap; ++depth) {
     std::vector<std::string> next;
     for (const auto& f : frontier) {
-      for (const auto& imp : importsOf(f, root, overlay)) {
-        if (imp == target) found = true;
-        if (visited->size() < cap && visited->insert(imp).second) next.push_back(imp);
+      JsImports imports = importsOf(f, resolver, overlay);
+      for (const auto& u : imports.unsure) out.unsure.push_back(f + ": " + u);
+      for (const auto& imp : imports.files) {
+        if (visited.size() < cap && visited.insert(imp).second) next.push_back(imp);
       }
     }
     frontier = std::move(next);
   }
-  return found;
+  out.files.assign(visited.begin(), visited.end());
+  return out;
+}
+
+JsImportGraph jsImportGraph(const std::vector<std::string>& starts, const JsResolver& resolver,
+                            const OverlayProvider& overlay, std::size_t cap, int maxDepth) {
+  JsImportGraph g;
+  std::vector<std::string> frontier;
+  for (const auto& f : starts)
+    if (g.imports.emplace(f, std::vector<std::string>{}).second) frontier.push_back(f);
+  for (int depth = 0; depth <= maxDepth && !frontier.empty(); ++depth) {
+    std::vector<std::string> next;
+    for (const auto& f : frontier) {
+      JsImports imports = importsOf(f, resolver, overlay);
+      if (!imports.unsure.empty()) g.unsureFiles.insert(f);
+      for (const auto& imp : imports.files) {
+        if (depth < maxDepth && g.imports.size() < cap && g.imports.emplace(imp, std::vector<std::string>{}).second)
+          next.push_back(imp);
+      }
+      g.imports[f] = std::move(imports.files);
+    }
+    frontier = std::move(next);
+  }
+  return g;
+}
+
+namespace {
+
+// The files of `g` that reach one of `targets` (targets included), by the reversed edges.
+std::set<std::string> reachingAny(const JsImportGraph& g, std::vector<std::string> frontier) {
+  std::map<std::string, std::vector<std::string>> loadedBy;
+  for (const auto& [f, imports] : g.imports)
+    for (const auto& imp : imports) loadedBy[imp].push_back(f);
+  std::set<std::string> out(frontier.begin(), frontier.end());
+  while (!frontier.empty()) {
+    const std::string f = std::move(frontier.back());
+    frontier.pop_back();
+    if (auto it = loadedBy.find(f); it != loadedBy.end())
+      for (const auto& l : it->second)
+        if (out.insert(l).second) frontier.push_back(l);
+  }
+  return out;
 }
 
 }  // namespace
 
+std::set<std::string> JsImportGraph::loaders(const std::string& target) const { return reachingAny(*this, {target}); }
+
+std::set<std::string> JsImportGraph::unsureLoaders() const {
+  return reachingAny(*this, {unsureFiles.begin(), unsureFiles.end()});
+}
+
+std::vector<std::string> JsImportGraph::closure(const std::vector<std::string>& files) const {
+  std::set<std::string> out(files.begin(), files.end());
+  std::vector<std::string> frontier(files.begin(), files.end());
+  while (!frontier.empty()) {
+    const std::string f = std::move(frontier.back());
+    frontier.pop_back();
+    if (auto it = imports.find(f); it != imports.end())
+      for (const auto& imp : it->second)
+        if (out.insert(imp).second) frontier.push_back(imp);
+  }
+  return {out.begin(), out.end()};
+}
+
 std::vector<std::string> jsImportClosure(const std::vector<std::string>& files, const std::string& root,
                                          const OverlayProvider& overlay, std::size_t cap) {
-  std::set<std::string> visited;
-  for (const auto& f : files) reaches(f, "", root, overlay, &visited, 6, cap);
-  return {visited.begin(), visited.end()};
+  return jsReach(files, *JsResolver::forRoot(root), overlay, cap).files;
 }
 
 std::optional<TestPlan> JsRunnerAdapter::discover(const DiscoveryContext& ctx, std::string* error) const {
@@ -1018,19 +882,66 @@ std::optional<TestPlan> JsRunnerAdapter::discover(const DiscoveryContext& ctx, s
   plan.sourceFile = ctx.source;
   plan.workspaceRoot = ctx.workspaceRoot;
   plan.sourceIsTestFile = std::binary_search(testFiles.begin(), testFiles.end(), ctx.source);
+  // Modules resolve as the runner resolves them: its own aliases when the probe could ask it.
+  const auto resolver = JsResolver::forRoot(project->root, probe.error.empty() ? probe.aliases : std::nullopt);
   std::set<std::string> closure;
   if (!plan.sourceIsTestFile) {
+    // The tests of a source are the test files that load it. Those whose imports the static map
+    // could not all follow (a computed require, a specifier naming nothing it knows) may load it
+    // too: the runner is asked about them rather than guessed.
+    std::vector<std::string> unsure;
+    std::uint64_t graph = fnv1a(probe.error + "\n" + ctx.source + "\n" + resolver->key());
+    const JsImportGraph g = jsImportGraph(testFiles, *resolver, overlay);
+    const std::set<std::string> loaders = g.loaders(ctx.source);
+    const std::set<std::string> unsureLoaders = g.unsureLoaders();
     for (const auto& t : testFiles) {
-      std::set<std::string> visited;
-      if (reaches(t, ctx.source, project->root, overlay, &visited)) {
+      if (loaders.count(t)) {
         plan.testFiles.push_back(t);
-        closure.insert(visited.begin(), visited.end());
+      } else if (unsureLoaders.count(t)) {
+        unsure.push_back(t);
+        // The runner's answer holds while these files stay as they are (the source's own text
+        // does not change which tests load it).
+        for (const auto& f : g.closure({t})) {
+          struct stat st{};
+          const bool ok = ::stat(f.c_str(), &st) == 0;
+          graph = fnv1a(f + (ok ? " " + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+                                      std::to_string(st.st_mtim.tv_nsec)
+                                : std::string(" -")) + "\n",
+                        graph);
+          if (overlay) {
+            if (auto text = overlay(f)) graph = fnv1a(*text, graph);
+          }
+        }
+      }
+    }
+    for (const auto& f : g.closure(plan.testFiles)) closure.insert(f);
+    if (!unsure.empty()) {
+      const JsRelatedResult related =
+          probe.error.empty() ? relatedJsTests(*project, *node, ctx.workspaceRoot, config, ctx.source, hex64(graph))
+                              : JsRelatedResult{{}, probe.error};
+      std::vector<std::string> added;
+      for (const auto& t : related.testFiles) {
+        if (!std::binary_search(testFiles.begin(), testFiles.end(), t) ||
+            std::find(plan.testFiles.begin(), plan.testFiles.end(), t) != plan.testFiles.end())
+          continue;
+        plan.testFiles.push_back(t);
+        added.push_back(fs::path(t).lexically_relative(project->root).string());
+        for (const auto& f : g.closure({t})) closure.insert(f);
+      }
+      std::sort(plan.testFiles.begin(), plan.testFiles.end());
+      if (!related.error.empty() && plan.testFiles.empty()) {
+        plan.discoveryNote = std::to_string(unsure.size()) + " test file(s) load modules greenlight cannot follow (" +
+                             fs::path(unsure[0]).lexically_relative(project->root).string() + ") and " + runner +
+                             " could not say which load this file: " + related.error.substr(0, 300);
+      } else if (!added.empty()) {
+        std::string list;
+        for (const auto& a : added) list += (list.empty() ? "" : ", ") + a;
+        plan.discoveryNote = runner + " names " + list + " among the tests that load this file";
       }
     }
   } else {
-    std::set<std::string> visited;
-    reaches(ctx.source, "", project->root, overlay, &visited);
-    closure = std::move(visited);
+    JsReach r = jsReach({ctx.source}, *resolver, overlay);
+    closure.insert(r.files.begin(), r.files.end());
   }
   // What the runner reads beyond the source and the tests: its config, and the modules the
   // tests import (their unsaved texts are what the run sees; they are part of the fingerprint).

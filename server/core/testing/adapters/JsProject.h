@@ -20,12 +20,16 @@
 // Thread-safety: pure functions, except probeJsProject(), whose cache is locked.
 #pragma once
 
+#include <algorithm>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
+#include "core/testing/adapters/JsResolve.h"
 
 namespace greenlight::core::testing {
 
@@ -75,9 +79,35 @@ std::vector<JsTestBlock> scanJsTests(const std::string& text);
 // "a > b > c": the name greenlight gives the test (EVENTS.md ids without the file).
 std::string jsTestName(const JsTestBlock& block);
 
-// The local files `file` imports (resolved: relative specifiers, and bare ones that name a file
-// under `root` through an alias such as "@/x" or "src/x"), existing files only.
+// The local files `file` imports, as JsResolver::forRoot(root) resolves them (JsResolve.h).
 std::vector<std::string> jsLocalImports(const std::string& file, const std::string& text, const std::string& root);
+
+// Every local file `files` reach through their imports (breadth first, `maxDepth` levels, at most
+// `cap` files), `files` themselves included, sorted; and what could not be followed on the way
+// ("file: specifier"). Each file's imports are cached by its stamp and the resolver's key.
+struct JsReach {
+  std::vector<std::string> files;
+  std::vector<std::string> unsure;
+  bool has(const std::string& f) const { return std::binary_search(files.begin(), files.end(), f); }
+};
+JsReach jsReach(const std::vector<std::string>& files, const JsResolver& resolver, const OverlayProvider& overlay,
+                std::size_t cap = 400, int maxDepth = 6);
+
+// The import graph under `starts` (each file's imports read once: breadth first from all of
+// them, `maxDepth` levels, at most `cap` files): which of them load a file, what they reach.
+// What discovery asks of every test file on every save, at the cost of one pass.
+struct JsImportGraph {
+  std::map<std::string, std::vector<std::string>> imports;  // file -> the local files it loads
+  std::set<std::string> unsureFiles;                        // files with imports the map cannot follow
+  // Every file of the graph that loads `target`, directly or not (`target` included).
+  std::set<std::string> loaders(const std::string& target) const;
+  // Every file of the graph that reaches a file of unsureFiles.
+  std::set<std::string> unsureLoaders() const;
+  // What `files` reach (themselves included), sorted.
+  std::vector<std::string> closure(const std::vector<std::string>& files) const;
+};
+JsImportGraph jsImportGraph(const std::vector<std::string>& starts, const JsResolver& resolver,
+                            const OverlayProvider& overlay, std::size_t cap = 20000, int maxDepth = 8);
 
 // Every local file `files` reach through their imports (breadth first, a few levels deep, at
 // most `cap`), `files` themselves included; sorted.
@@ -86,12 +116,27 @@ std::vector<std::string> jsImportClosure(const std::vector<std::string>& files, 
 
 // The runner's own test files for the project (absolute, sorted), asked once per state of the
 // project (js_probe.js --list in the sandbox). `error` set when the runner could not say.
+// `aliases`: the module aliases the runner's resolved config holds (jest's moduleNameMapper,
+// vite's resolve.alias), nullopt when it could not say (JsResolver then reads the config's text).
 struct JsProbeResult {
   std::vector<std::string> testFiles;
+  std::optional<std::vector<JsAlias>> aliases;
   std::string error;
 };
 JsProbeResult probeJsProject(const JsProject& project, const Tool& node, const std::string& workspaceRoot,
                              const Config& config);
+
+// The runner's own answer to "which test files load `source`" (jest --listTests
+// --findRelatedTests, vitest's related filter), for when the static map cannot be sure. Asked in
+// the sandbox; cached in memory and under ~/.cache/greenlight by `key` (what the answer depends
+// on: the project's state and the import graph around the source). `error` set when the runner
+// could not say (mocha has no such question).
+struct JsRelatedResult {
+  std::vector<std::string> testFiles;
+  std::string error;
+};
+JsRelatedResult relatedJsTests(const JsProject& project, const Tool& node, const std::string& workspaceRoot,
+                               const Config& config, const std::string& source, const std::string& key);
 
 // The regular expression that selects tests by their title paths (-t / --grep): jest matches
 // the titles joined with ' ', vitest and mocha too (vitest 1 and 2 put the file's suite first).

@@ -7,8 +7,8 @@ R"GLJS(
 // configuration, and translates the answer: greenlight never re-implements a runner's config
 // loading (presets, projects, TypeScript config files, .mocharc.* merging).
 //
-//   node /work/.gl/js_probe.js [--runner jest|vitest|mocha] [--list]     (cwd: the project,
-//                                                                         the package.json dir)
+//   node /work/.gl/js_probe.js [--runner jest|vitest|mocha] [--list] [--related FILE]
+//                                                      (cwd: the project, the package.json dir)
 // Prints one event on fd 1, "\n\x1eGL " + JSON + "\n" (EVENTS.md's wire; a config file may print
 // too), {"ev": "config", ...}:
 //   root         the working directory
@@ -27,6 +27,12 @@ R"GLJS(
 //                from mocha's own loadOptions (.mocharc.*, package.json "mocha", defaults).
 //   files        with --list: the test files, absolute, as the runner itself lists them
 //                (jest --listTests, vitest's test globbing, mocha's collect-files).
+//   aliases      [{find, regex, whole, replacements}]: the module aliases of the resolved config
+//                (jest's moduleNameMapper: regex, whole; vite's resolve.alias: a string prefix or
+//                a regex whose match is replaced), what greenlight's resolver applies first.
+//   related      with --related FILE (jest, vitest): the test files that load FILE, as the runner
+//                itself finds them (jest --listTests --findRelatedTests, vitest's related filter
+//                over its module graph).
 //   error        when the runner could not load its configuration: its message.
 'use strict';
 const fs = require('fs');
@@ -37,6 +43,7 @@ const OUT_FD = 1;
 const root = process.cwd();
 const argv = process.argv.slice(2);
 const wantList = argv.includes('--list');
+const related = argv.includes('--related') ? argv[argv.indexOf('--related') + 1] : null;
 const forced = argv.includes('--runner') ? argv[argv.indexOf('--runner') + 1] : null;
 
 function emit(obj) {
@@ -124,30 +131,38 @@ async function probeJest(info) {
     testPathIgnorePatterns: c.testPathIgnorePatterns, moduleFileExtensions: c.moduleFileExtensions,
     transform: (c.transform || []).map((t) => [t[0], t[1]]), testEnvironment: c.testEnvironment,
   }))};
-  let files = null;
-  if (wantList) {
-    // `jest --listTests --json` through jest's own runCLI, its output caught.
-    const jest = require(path.join(info.dir, 'build', 'index.js'));
-    const runCLI = jest.runCLI || (jest.default && jest.default.runCLI);
-    const chunks = [];
-    const write = process.stdout.write;
-    process.stdout.write = (chunk, ...rest) => {
-      chunks.push(String(chunk));
-      const cb = rest.find((r) => typeof r === 'function');
-      if (cb) cb();
-      return true;
-    };
-    try {
-      await runCLI({$0: 'jest', _: [], listTests: true, json: true, ci: true, watchman: false,
-        cacheDirectory: process.env.GL_JEST_CACHE || path.join(require('os').tmpdir(), 'jest')}, [root]);
-    } finally {
-      process.stdout.write = write;
+  const aliases = [];
+  for (const c of configs) {
+    for (const [find, to] of c.moduleNameMapper || []) {
+      aliases.push({find: reString(find), regex: true, whole: true, replacements: [].concat(to).map(String)});
     }
-    const text = chunks.join('');
-    const m = /\[[\s\S]*\]/.exec(text);
-    files = m ? JSON.parse(m[0]) : [];
   }
-  return {config: out, files};
+  const files = wantList ? await jestList(info, {}) : null;
+  const relatedFiles = related ? await jestList(info, {findRelatedTests: true, _: [related]}) : null;
+  return {config: out, files, aliases, related: relatedFiles};
+}
+
+// `jest --listTests --json [--findRelatedTests FILE]` through jest's own runCLI, its output caught.
+async function jestList(info, extra) {
+  const jest = require(path.join(info.dir, 'build', 'index.js'));
+  const runCLI = jest.runCLI || (jest.default && jest.default.runCLI);
+  const chunks = [];
+  const write = process.stdout.write;
+  process.stdout.write = (chunk, ...rest) => {
+    chunks.push(String(chunk));
+    const cb = rest.find((r) => typeof r === 'function');
+    if (cb) cb();
+    return true;
+  };
+  try {
+    await runCLI({$0: 'jest', _: [], listTests: true, json: true, ci: true, watchman: false,
+      cacheDirectory: process.env.GL_JEST_CACHE || path.join(require('os').tmpdir(), 'jest'), ...extra}, [root]);
+  } finally {
+    process.stdout.write = write;
+  }
+  const text = chunks.join('');
+  const m = /\[[\s\S]*\]/.exec(text);
+  return m ? JSON.parse(m[0]) : [];
 }
 
 async function probeVitest(info) {
@@ -159,23 +174,41 @@ async function probeVitest(info) {
   // vite >= 6.1 loads the config without writing a bundled copy next to it (the project is
   // read-only in the sandbox).
   if (vt[0] > 6 || (vt[0] === 6 && vt[1] >= 1)) options.configLoader = 'runner';
+  if (related) options.related = [related];
   const ctx = await mod.createVitest('test', options, {}, {});
   try {
     const pick = (c) => ({name: c.name || '', root: c.root, include: c.include, exclude: c.exclude,
       includeSource: c.includeSource || [], dir: c.dir || null});
     const projects = (ctx.projects || []).map((p) => pick(p.config || {}));
     const config = {...pick(ctx.config), projects};
-    let files = null;
-    if (wantList) {
+    // vite's resolve.alias as vite normalized it ([{find, replacement}]), vitest's own first.
+    const viteConfig = (ctx.vite || ctx.server || {}).config || {};
+    const aliases = [];
+    for (const a of [].concat(ctx.config.alias || [], (viteConfig.resolve || {}).alias || [])) {
+      if (!a || a.find === undefined || typeof a.replacement !== 'string') continue;
+      aliases.push({find: reString(a.find), regex: a.find instanceof RegExp, whole: false, replacements: [a.replacement]});
+    }
+    const glob = async () => {
       let specs;
       if (typeof ctx.globTestSpecifications === 'function') specs = await ctx.globTestSpecifications();
       else if (typeof ctx.globTestSpecs === 'function') specs = await ctx.globTestSpecs();
       else specs = await ctx.globTestFiles();
       if (specs && !Array.isArray(specs) && specs.testFiles) specs = specs.testFiles;
-      files = [...new Set((specs || []).map((s) => s.moduleId || (Array.isArray(s) ? s[1] : s.filepath || s)))];
+      return specs || [];
+    };
+    const fileOf = (s) => s.moduleId || (Array.isArray(s) ? s[1] : s.filepath || s);
+    const files = wantList ? [...new Set((await glob()).map(fileOf))] : null;
+    let relatedFiles = null;
+    if (related) {
+      // vitest related: the test files whose module graph (vite's transform) reaches the file.
+      // (vitest 1 and 2: Vitest.filterTestsBySource; 3: on its VitestSpecifications.)
+      const owner = typeof ctx.filterTestsBySource === 'function' ? ctx
+        : ctx.specifications && typeof ctx.specifications.filterTestsBySource === 'function' ? ctx.specifications : null;
+      if (!owner) throw new Error(`vitest ${info.version} has no related filter`);
+      relatedFiles = [...new Set((await owner.filterTestsBySource(await glob())).map(fileOf))];
     }
     if (v[0] < 3) delete config.dir;
-    return {config, files};
+    return {config, files, aliases, related: relatedFiles};
   } finally {
     await ctx.close();
   }
@@ -220,9 +253,11 @@ async function main() {
   } else if (info) {
     try {
       const probe = {jest: probeJest, vitest: probeVitest, mocha: probeMocha}[chosen.runner];
-      const {config, files} = await probe(info);
+      const {config, files, aliases, related: relatedFiles} = await probe(info);
       out[chosen.runner] = config;
       if (files) out.files = files.map((f) => path.resolve(root, f)).sort();
+      if (aliases) out.aliases = aliases;
+      if (relatedFiles) out.related = relatedFiles.map((f) => path.resolve(root, f)).sort();
     } catch (e) {
       out.error = String((e && e.stack) || e).split('\n').slice(0, 6).join('\n');
     }
