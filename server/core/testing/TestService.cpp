@@ -224,6 +224,7 @@ RunOutcome TestService::execute(Job& job) {
   for (const auto& t : plan->testFiles) outcome.result.files.push_back(t);
   if (plan->empty()) {
     outcome.noTests = true;
+    outcome.result.selectionNote = plan->selectionNote;  // why there are none, when the adapter knows
     return outcome;
   }
   RunOptions ro;
