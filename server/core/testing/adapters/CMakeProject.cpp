@@ -527,7 +527,7 @@ class CMakeAdapter final : public RunnerAdapter {
           decls.push_back(d);
       }
     }
-    if (plan.sourceIsTestFile && plan.selected.empty()) decls = ownDecls;
+    // A test file without a line: its own cases, selected the framework's way (selectFile).
     auto runs = planRunsFor(plan, model, targets, options, decls, ownDecls);
     bool anySelected = decls.empty();
     for (const auto& tr : runs) anySelected = anySelected || !tr.select.empty() || !tr.disabledSelected.empty();
