@@ -81,7 +81,7 @@ SHAPES = {
         ],
         "generate": {"file": "include/strkit/strkit.hpp", "function": "parse_int",
                      "wrong": "    negative = t[0] == '+';", "right": "    negative = t[0] == '-';",
-                     "evidence": "-17", "min_tests": 1},
+                     "evidence": "returned 17,", "min_tests": 1},
     },
     "gtest-manyfiles": {
         "framework": "gtest", "needs": "/usr/include/gtest/gtest.h", "cmake": [],
