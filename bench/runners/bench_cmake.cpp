@@ -18,7 +18,8 @@
 // neither ninja nor ccache can answer it from an earlier run. Prints the medians and each
 // against the baseline (goal: <= 1.5x). Run it on a quiet machine, or read the ratios only.
 //
-//   bench_cmake GREENLIGHT_BIN [RUNS] [WORK_DIR]     (RUNS default 5; WORK default /tmp/gl-bench-cmake)
+//   bench_cmake GREENLIGHT_BIN [RUNS] [WORK_DIR] [PROJECT]   (RUNS default 5; WORK default
+//                                                           /tmp/gl-bench-cmake; PROJECT: that one only)
 #include <unistd.h>
 
 #include <algorithm>
@@ -147,12 +148,13 @@ std::string quote(const std::string& s) { return "'" + s + "'"; }
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: bench_cmake GREENLIGHT_BIN [RUNS] [WORK_DIR]\n");
+    std::fprintf(stderr, "usage: bench_cmake GREENLIGHT_BIN [RUNS] [WORK_DIR] [PROJECT]\n");
     return 2;
   }
   const std::string bin = fs::absolute(argv[1]).string();
   const int runs = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
   const std::string work = argc > 3 ? fs::absolute(argv[3]).string() : "/tmp/gl-bench-cmake";
+  const std::string only = argc > 4 ? argv[4] : "";
   const std::string projects = std::string(GL_SOURCE_DIR) + "/tests/projects/cxx";
   fs::create_directories(work);
   ::setenv("XDG_CACHE_HOME", (work + "/cache").c_str(), 1);  // greenlight's private builds
@@ -169,6 +171,7 @@ int main(int argc, char** argv) {
   std::printf("%-16s %-30s %8s %8s %8s %8s %8s   %s\n", "project", "file", "one", "all", "cli", "save", "refine",
               "greenlight / all (/ one)");
   for (const Case& c : kCases) {
+    if (!only.empty() && only != c.project) continue;
     const std::string root = work + "/" + c.project;
     const std::string build = root + "/build";
     if (!fs::exists(build + "/build.ninja")) {
