@@ -6,7 +6,8 @@ for, against the framework's own report, test by test.
 
 The shapes (issue 34):
   catch2-oldsig    a header-only library, one Catch2 v2 binary registered with the OLD signature
-                   add_test(kvconf kvconf_test): a test name, then a target name
+                   add_test(kvconf kvconf_test): a test name, then a target name; the
+                   registration's ENVIRONMENT names a sample file one test reads
   doctest-noctest  a header-only library, ONE doctest executable from 8 test files (main.cpp
                    defines DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN) that CTest never hears of, behind
                    option(STRKIT_BUILD_TESTS ... OFF): greenlight must turn it on and say so
@@ -46,6 +47,8 @@ SHAPES = {
     "catch2-oldsig": {
         "framework": "catch2", "needs": "/usr/include/catch2/catch.hpp", "cmake": [],
         "targets": {"kvconf_test": "test/kvconf_test"},
+        # The truth runs as CTest does: with the registration's ENVIRONMENT.
+        "env": {"KVCONF_SAMPLE": "test/sample.conf"},
         "files": {
             "include/kvconf/kvconf.hpp": ["kvconf_test"],
             "test/parse_test.cpp": ["declared"], "test/lookup_test.cpp": ["declared"],
@@ -55,7 +58,8 @@ SHAPES = {
         "bugs": [
             {"id": "value-not-stripped", "file": "include/kvconf/kvconf.hpp",
              "find": "out[key] = strip(std::string_view(line).substr(eq + 1));", "replace": "out[key] = line.substr(eq + 1);",
-             "fail": ["kvconf_test::a later key replaces an earlier one", "kvconf_test::parse reads key = value lines"]},
+             "fail": ["kvconf_test::a later key replaces an earlier one", "kvconf_test::parse reads key = value lines",
+                      "kvconf_test::parse reads the sample file"]},
             {"id": "to-bool-forgets-on", "file": "include/kvconf/kvconf.hpp",
              "find": 'v == "yes" || v == "on" || v == "1"', "replace": 'v == "yes" || v == "1"',
              "fail": ["kvconf_test::to_bool accepts the usual spellings"]},
@@ -127,24 +131,25 @@ def read_truth(name, root, build):
     """id -> (outcome, relative file) from each test binary's own report."""
     spec = SHAPES[name]
     out = {}
+    env = dict(os.environ, **{k: os.path.join(root, v) for k, v in spec.get("env", {}).items()})
     rel = lambda p: os.path.relpath(os.path.realpath(p), os.path.realpath(root)) if p else None
     for target, exe_rel in spec["targets"].items():
         exe = os.path.join(build, exe_rel)
         report = exe + ".report"
         if spec["framework"] == "gtest":
-            subprocess.run([exe, "--gtest_output=json:" + report], stdout=subprocess.DEVNULL, cwd=os.path.dirname(exe))
+            subprocess.run([exe, "--gtest_output=json:" + report], stdout=subprocess.DEVNULL, cwd=os.path.dirname(exe), env=env)
             for s in json.load(open(report))["testsuites"]:
                 for t in s["testsuite"]:
                     st = "failed" if t.get("failures") else "skipped" if t.get("result") in ("SKIPPED", "SUPPRESSED") or t.get("status") == "NOTRUN" else "passed"
                     out["%s::%s.%s" % (target, s["name"], t["name"])] = (st, rel(t.get("file")))
         elif spec["framework"] == "catch2":
-            subprocess.run([exe, "-r", "xml", "-o", report], stdout=subprocess.DEVNULL, cwd=os.path.dirname(exe))
+            subprocess.run([exe, "-r", "xml", "-o", report], stdout=subprocess.DEVNULL, cwd=os.path.dirname(exe), env=env)
             for tc in ET.parse(report).getroot().iter("TestCase"):
                 ok = tc.find("OverallResult")
                 st = "passed" if ok is not None and ok.get("success") == "true" else "failed"
                 out["%s::%s" % (target, tc.get("name"))] = (st, rel(tc.get("filename")))
         else:
-            subprocess.run([exe, "-r=xml", "-out=" + report], stdout=subprocess.DEVNULL, cwd=os.path.dirname(exe))
+            subprocess.run([exe, "-r=xml", "-out=" + report], stdout=subprocess.DEVNULL, cwd=os.path.dirname(exe), env=env)
             for tc in ET.parse(report).getroot().iter("TestCase"):
                 ok = tc.find("OverallResultsAsserts")
                 st = "skipped" if tc.get("skipped") == "true" else "passed" if ok is not None and ok.get("test_case_success") == "true" else "failed"

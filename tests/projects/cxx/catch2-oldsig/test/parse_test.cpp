@@ -29,3 +29,18 @@ TEST_CASE("parse errors name the line", "[parse]") {
 TEST_CASE("a later key replaces an earlier one", "[parse]") {
   CHECK(kvconf::parse("k = 1\nk = 2").at("k") == "2");
 }
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+TEST_CASE("parse reads the sample file", "[parse]") {
+  const char* path = std::getenv("KVCONF_SAMPLE");
+  REQUIRE(path != nullptr);  // set by the CTest registration
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto c = kvconf::parse(text.str());
+  CHECK(c.at("name") == "sample");
+  CHECK(kvconf::to_int<int>(c.at("retries")) == 3);
+}
