@@ -121,9 +121,12 @@ int runCommand(const Args& args) {
   if (json) {
     std::cout << t::runResultToJson(result).dump() << std::endl;
   } else {
-    if (outcome.noTests) std::fprintf(stderr, "greenlight run: no tests found near %s\n", path.c_str());
+    if (outcome.noTests)
+      std::fprintf(stderr, "greenlight run: no tests found near %s%s\n", path.c_str(),
+                   result.selectionNote.empty() ? "" : (": " + result.selectionNote).c_str());
     if (!result.discoveryNote.empty()) std::fprintf(stderr, "greenlight run: %s\n", result.discoveryNote.c_str());
-    if (!result.selectionNote.empty()) std::fprintf(stderr, "greenlight run: ran %s\n", result.selectionNote.c_str());
+    if (!outcome.noTests && !result.selectionNote.empty())
+      std::fprintf(stderr, "greenlight run: ran %s\n", result.selectionNote.c_str());
     std::cout << t::runResultToText(result) << std::flush;
   }
   if (outcome.noTests) return 3;

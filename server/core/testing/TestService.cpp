@@ -225,6 +225,7 @@ RunOutcome TestService::execute(Job& job) {
   if (plan->empty()) {
     outcome.result.discoveryNote = plan->discoveryNote;
     outcome.noTests = true;
+    outcome.result.selectionNote = plan->selectionNote;  // why there are none, when the adapter knows
     return outcome;
   }
   RunOptions ro;

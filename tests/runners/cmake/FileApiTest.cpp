@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/testing/cmake/FileApi.h"
+#include "core/testing/cmake/TestTargets.h"
 
 using namespace greenlight::core::testing::cmake;
 namespace fs = std::filesystem;
@@ -325,6 +326,43 @@ TEST_CASE("the tests near a header of a header-only library, and of a src/ libra
   CHECK(names(testsUsing(c, cts, "/tmp/glcxx-projects/catch2-cliopts/src/include/cliopts/cliopts.hpp", &cd)).size() == 12);
   CHECK(names(testsUsing(c, cts, "/tmp/glcxx-projects/catch2-cliopts/src/src/example.cpp", &cd)) ==
         std::set<std::string>{"example_help", "example_wraps"});
+}
+
+TEST_CASE("test targets come from the build graph: every framework executable, registered or not") {
+  CodeModel m = model("doctest-ringbuf");
+  DepsIndex d = deps("doctest-ringbuf");
+  auto keys = [](const std::map<std::string, TestTarget>& ts) {
+    std::set<std::string> out;
+    for (const auto& [name, t] : ts) out.insert(name);
+    return out;
+  };
+  SECTION("no CTest at all: the doctest executable is a test target, the plain program and the library are not") {
+    auto ts = testTargets(m, {}, &d);
+    CHECK(keys(ts) == std::set<std::string>{"ringbuf_tests"});
+    CHECK(ts.at("ringbuf_tests").framework == Framework::Doctest);
+    CHECK_FALSE(ts.at("ringbuf_tests").registered());
+  }
+  SECTION("no deps log either (not built yet): the #include scan finds the framework") {
+    CodeModel here = relocated("doctest-ringbuf");  // the reply's paths moved to the fixture's sources
+    auto ts = testTargets(here, {}, nullptr);
+    CHECK(keys(ts) == std::set<std::string>{"ringbuf_tests"});
+  }
+  SECTION("CTest's registrations add the plain program and the per-case names") {
+    auto ct = tests("doctest-ringbuf", m, &d);
+    auto ts = testTargets(m, ct, &d);
+    CHECK(keys(ts) == std::set<std::string>{"ringbuf_tests", "ringbuf_selfcheck"});
+    CHECK(ts.at("ringbuf_tests").ctest.size() == 12);
+    CHECK(ts.at("ringbuf_selfcheck").framework == Framework::Plain);
+  }
+}
+
+TEST_CASE("GoogleTest filter patterns cover every instance of a declaration") {
+  const std::string p = gtestPatterns("Suite.Name");
+  auto has = [&](const std::string& x) { return (":" + p + ":").find(":" + x + ":") != std::string::npos; };
+  CHECK(has("Suite.Name"));      // TEST, TEST_F
+  CHECK(has("*/Suite.Name/*"));  // TEST_P instantiated: Inst/Suite.Name/0
+  CHECK(has("Suite/*.Name"));    // TYPED_TEST: Suite/0.Name
+  CHECK(has("*/Suite/*.Name"));  // TYPED_TEST_P instantiated: Inst/Suite/0.Name
 }
 
 TEST_CASE("the tests near a file without a build: the #include scan agrees with the deps log") {

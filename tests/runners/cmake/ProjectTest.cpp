@@ -55,7 +55,7 @@ std::string projectOf(const fs::path& file) {
 
 }  // namespace
 
-TEST_CASE("a file belongs to the top-level project that adds its directory, when the build registers tests") {
+TEST_CASE("a file belongs to the top-level project that adds its directory") {
   TempDir t;
   write(t.path / "repo/.git/HEAD", "ref: refs/heads/main\n");
   write(t.path / "repo/CMakeLists.txt", "cmake_minimum_required(VERSION 3.16)\nproject(lib)\nadd_subdirectory(src)\n"
@@ -82,9 +82,11 @@ TEST_CASE("a file belongs to the top-level project that adds its directory, when
     CHECK(projectOf(t.path / "repo/build/deps/other/o.cpp") == (t.path / "repo/build/deps/other").string());
     CHECK(projectOf(t.path / "repo/examples/demo/d.cpp") == (t.path / "repo/examples/demo").string());
   }
-  SECTION("a build that registers no test is not a tested project") {
+  SECTION("a build that registers no test is a project all the same (its test executables come from the build graph)") {
     write(t.path / "repo/tests/CMakeLists.txt", "# enable_testing() is not called\nadd_executable(t t.cpp)\n");
-    CHECK(projectOf(t.path / "repo/src/a.cpp").empty());
+    CHECK(projectOf(t.path / "repo/src/a.cpp") == repo);
+    CHECK_FALSE(findTestedProject((t.path / "repo/src/a.cpp").string(), "")->registersTests);
+    CHECK(findTestedProject((t.path / "repo/include/lib/a.h").string(), "")->sourceDir == repo);
   }
   SECTION("the walk stops at the repository: a CMakeLists.txt above it is not the project's") {
     write(t.path / "CMakeLists.txt", "project(outer)\nenable_testing()\nadd_subdirectory(repo)\n");
@@ -182,6 +184,42 @@ TEST_CASE("the user's build directory gives the build type, the compilers and th
   CHECK(opts == std::vector<std::string>{"-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DCMAKE_CXX_COMPILER=/usr/bin/clang++",
                                          "-DP_BUILD_TESTS:BOOL=OFF", "-DP_WERROR:BOOL=ON"});
   CHECK_FALSE(findUserBuild((t.path / "none").string()));
+}
+
+TEST_CASE("the options that gate the tests: off in the user's build or by default, turned on") {
+  TempDir t;
+  write(t.path / "p/.git/HEAD", "\n");
+  write(t.path / "p/CMakeLists.txt",
+        "project(p)\ninclude(CTest)\noption(P_BUILD_TESTS \"Build the tests\" OFF)\noption(P_ENABLE_TESTING \"x\" ON)\n"
+        "option(P_DISABLE_TESTS \"the other way round\" OFF)\noption(P_EXAMPLES \"not a test\" OFF)\n"
+        "option(P_TESTS_TOP \"decided by the project\" ${PROJECT_IS_TOP_LEVEL})\n# option(P_COMMENTED_TESTS \"\" OFF)\n");
+  auto project = findTestedProject((t.path / "p/x.cpp").string(), "");
+  REQUIRE(project);
+  auto names = [](const std::vector<TestGate>& gates) {
+    std::vector<std::string> out;
+    for (const auto& g : gates) out.push_back(g.name + ": " + g.why);
+    return out;
+  };
+  SECTION("no user build: the options OFF by default") {
+    CHECK(names(testGates(*project, std::nullopt)) == std::vector<std::string>{"P_BUILD_TESTS: OFF by default"});
+    CHECK(describeTestGates(testGates(*project, std::nullopt)) ==
+          "the private build turned on P_BUILD_TESTS (OFF by default) to build the tests");
+  }
+  SECTION("the user's build: what it has off, BUILD_TESTING included; what it has on stays") {
+    UserBuild user;
+    user.dir = (t.path / "p/build").string();
+    user.cache = {{"BUILD_TESTING", "OFF"}, {"P_BUILD_TESTS", "ON"}, {"P_ENABLE_TESTING", "FALSE"}, {"P_TESTS_TOP", "OFF"}};
+    CHECK(names(testGates(*project, user)) ==
+          std::vector<std::string>{"BUILD_TESTING: OFF in " + user.dir, "P_ENABLE_TESTING: FALSE in " + user.dir,
+                                   "P_TESTS_TOP: OFF in " + user.dir});
+  }
+  SECTION("a project that gates nothing") {
+    write(t.path / "p/CMakeLists.txt", "project(p)\nadd_executable(tests t.cpp)\n");
+    auto plain = findTestedProject((t.path / "p/x.cpp").string(), "");
+    REQUIRE(plain);
+    CHECK(testGates(*plain, std::nullopt).empty());
+    CHECK(describeTestGates({}).empty());
+  }
 }
 
 TEST_CASE("mainLine finds a program's main()") {

@@ -1,20 +1,30 @@
-// CMake projects, run the way CTest runs them (DESIGN.md "Nearby tests", C++).
+// CMake projects, run the way their developers and CTest run them (DESIGN.md "Nearby tests", C++).
+// One run flows through six named steps; Discovery and Runner only pick the adapter and call it.
 //
-// detect    the file belongs to a CMake project whose build registers tests (cmake/Project.h),
-//           and cmake is installed; else the single-file adapter has the file.
-// discover  greenlight's private build of the project (cmake/PrivateBuild.h: configured once,
-//           sandboxed) gives the targets (File API) and the CTest tests (ctest --show-only);
-//           "the tests near" a file are those of the test targets (executables CTest runs) that
-//           compile it or include it, directly or through a library they link. A file that is
-//           itself a source of a test target runs the test cases it declares. With a line, the
-//           tests that name or call the function there (declarations scanned from the test
-//           files: TEST/TEST_F/TEST_P, TEST_CASE, SCENARIO, TEST_CASE_TEMPLATE...).
-// run       overlays synced (unsaved and candidate texts bind-mounted over their files), the
-//           test targets built incrementally in the sandbox, then each test binary run once in
-//           the sandbox with its framework's reporter (cmake/FrameworkReports.h) and a filter
-//           for the selection; a run that dies in a test is run again for the tests it did not
-//           reach (CTest runs each test in its own process: one crash fails one test). Plain
-//           CTest tests run one by one; their exit code is the result.
+// 1 detect       the file belongs to a CMake project (cmake/Project.h; any project: its C++ files
+//                are never compiled alone with guessed flags) and cmake is installed.
+// 2 buildGraph   greenlight's private build of the project (cmake/PrivateBuild.h: configured once,
+//                sandboxed, the options gating the tests turned on) gives the targets (File API),
+//                the CTest tests (ctest --show-only) and the include graph (the compiler's
+//                recorded dependencies, re-read after every build; an #include scan before the
+//                first); the test targets are every executable that uses a test framework,
+//                registered with CTest or not, and every program CTest runs (cmake/TestTargets.h).
+// 3 planFor      "the tests near" a file are those of the test targets that compile it or include
+//                it, directly or through a library they link; a file that is itself a source of a
+//                test target runs the test cases it declares, with the framework's own filter
+//                (doctest --source-file, GoogleTest --gtest_filter, Catch2 by the names it lists).
+//                With a line, the tests that name or call the function there (declarations
+//                scanned from the test files: TEST/TEST_F/TEST_P, TEST_CASE, SCENARIO, ...). No test
+//                target near the file: an empty plan whose note says why (CLI exit 3).
+// 4 buildStep    overlays synced (unsaved and candidate texts bind-mounted over their files), the
+//                test targets built incrementally in the sandbox (ninja rebuilds the translation
+//                units whose inputs changed, in parallel up to the cores).
+// 5 runStep      each test binary run once in the sandbox with its framework's reporter and a
+//                filter for the selection; a run that dies in a test is run again for the tests it
+//                did not reach (CTest runs each test in its own process: one crash fails one test).
+//                Plain CTest tests run one by one; their exit code is the result.
+// 6 parseReport  the framework's report as one result per test case (cmake/FrameworkReports.h),
+//                template instances as the framework counts them.
 //
 // Ids: "<target>::<framework's test name>" (GoogleTest "Suite.Name", Catch2/doctest the test
 // case name; plain tests their CTest name).
@@ -32,6 +42,7 @@
 #include "core/testing/cmake/FrameworkReports.h"
 #include "core/testing/cmake/PrivateBuild.h"
 #include "core/testing/cmake/Project.h"
+#include "core/testing/cmake/TestTargets.h"
 #include "core/testing/cmake/Trace.h"
 #include "support/Regex.h"
 
@@ -51,35 +62,6 @@ std::string readHost(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-// gtest/catch/doctest_discover_tests stand in for a test program not built yet with one test
-// "<target>_NOT_BUILT" (CMake 3.25: "<target>_NOT_BUILT-<hash>").
-bool isNotBuilt(const CtestTest& t, std::string* target) {
-  static const std::regex r = support::regex(R"(^(.+)_NOT_BUILT(-[0-9a-f]+)?$)");
-  std::smatch m;
-  if (!std::regex_match(t.name, m, r)) return false;
-  *target = m[1].str();
-  return true;
-}
-
-// The tests CTest runs from each target (placeholders of targets not built yet included).
-std::map<std::string, std::vector<const CtestTest*>> testsByTarget(const std::vector<CtestTest>& tests,
-                                                                   const cmake::CodeModel& model) {
-  std::map<std::string, std::vector<const CtestTest*>> out;
-  for (const auto& t : tests) {
-    std::string target = t.target;
-    if (target.empty() && isNotBuilt(t, &target) && !model.find(target)) target.clear();
-    if (!target.empty()) out[target].push_back(&t);
-  }
-  return out;
-}
-
-Framework frameworkOf(const std::vector<const CtestTest*>& tests, const cmake::CodeModel& model, const cmake::Target& target,
-                      const cmake::DepsIndex* deps) {
-  for (const auto* t : tests)
-    if (t->framework != Framework::Plain) return t->framework;
-  return cmake::targetFramework(model, target, deps);
 }
 
 std::vector<std::string> compiledSources(const cmake::Target& t) {
@@ -147,6 +129,7 @@ struct TargetRun {
   Framework framework = Framework::Plain;
   std::vector<const CtestTest*> frameworkTests;  // discovered per test case
   std::vector<const CtestTest*> wholeBinary;     // add_test(NAME x COMMAND tests): the binary's default set
+  bool unregistered = false;  // a framework executable CTest does not run: the binary, as its developers run it
   std::vector<const CtestTest*> plainTests;
   std::vector<std::string> select;  // framework names to run; empty: all (unless selective)
   bool selective = false;           // a selection applies: an empty `select` runs nothing
@@ -154,6 +137,11 @@ struct TargetRun {
   // doctest: test cases the binary reports (as skipped: doctest::skip) that CTest does not list.
   std::vector<std::string> unlisted;
   bool filterByFile = false;        // keep only results declared in the source file
+  // A test file's run, the framework's own way: doctest's --source-file=, GoogleTest's filter of
+  // the file's declarations, Catch2's names from --list-test-names-only that the file declares.
+  std::vector<std::string> fileArguments;          // doctest
+  std::vector<cmake::TestDecl> listForFile;        // Catch2 without per-case CTest tests
+  bool whole() const { return !wholeBinary.empty() || unregistered; }
   std::string trace;                // the trace library to preload ("" none: cmake/Trace.h)
 };
 
@@ -186,43 +174,111 @@ class CMakeAdapter final : public RunnerAdapter {
   std::string_view name() const override { return "cmake"; }
   bool handles(Language language) const override { return language == Language::Cxx; }
 
+  // detect -> build graph -> plan, each a step below; run() then builds, runs and parses.
   std::optional<TestPlan> discover(const DiscoveryContext& ctx, std::string* error) const override {
+    auto project = detect(ctx);
+    if (!project) return std::nullopt;
+    std::string err;
+    auto graph = buildGraph(*project, optionsFor(ctx.request), &err);
+    if (!graph) {
+      // The user must hear it when the file is the build's (a header, or a source a list file
+      // names); a stray file beside a project that does not configure here is the single-file
+      // adapter's.
+      if (!err.empty() && (graph.configured || mentionedByBuild(ctx.source, *project))) *error = err;
+      return std::nullopt;
+    }
+    return planFor(ctx, graph);
+  }
+
+ private:
+  // The project's build as a graph: the File API's targets, CTest's tests, the compiler's
+  // recorded dependencies (updated by every build: the include graph), and the test targets
+  // (cmake/TestTargets.h: every executable using a framework, registered or not).
+  struct Graph {
+    std::shared_ptr<cmake::PrivateBuild> build;
+    cmake::ProjectDir project;
+    std::shared_ptr<const cmake::CodeModel> model;
+    std::shared_ptr<const std::vector<CtestTest>> tests;
+    std::shared_ptr<const cmake::DepsIndex> deps;
+    std::map<std::string, cmake::TestTarget> targets;
+    std::string note;         // the options the private build turned on for the tests
+    bool configured = false;  // configure passed (a later failure is always the user's to hear)
+    explicit operator bool() const { return model && tests && deps; }
+  };
+
+  // Step 1, detect: the file belongs to a CMake project (any: its files are never compiled
+  // alone) and cmake/ctest are installed; else another adapter has it.
+  std::optional<cmake::ProjectDir> detect(const DiscoveryContext& ctx) const {
     // Tests written from a comment's examples exist only in the editor: the single-file harness.
     if (!ctx.request.extraTestFiles.empty()) return std::nullopt;
     auto project = cmake::findTestedProject(ctx.source, ctx.workspaceRoot);
     if (!project || !cmake::sandboxHasProgram("cmake") || !cmake::sandboxHasProgram("ctest")) return std::nullopt;
-    auto build = cmake::PrivateBuild::of(project->sourceDir);
-    if (!build) return std::nullopt;
-    const RunOptions ro = optionsFor(ctx.request);
-    std::string err;
-    {
-      auto lock = build->lock(&err);
-      if (!lock || !build->configure(*project, ro, &err)) {
-        // The user must hear it when the file is the build's (a header, or a source a list file
-        // names); a stray file beside a project that does not configure here is the single-file
-        // adapter's.
-        if (mentionedByBuild(ctx.source, *project)) *error = err;
-        return std::nullopt;
-      }
-    }
-    auto model = build->model(&err);
-    auto tests = model ? build->tests(ro, &err) : nullptr;
-    if (!model || !tests) {
-      *error = "CMake project " + project->sourceDir + ": " + err;
-      return std::nullopt;
-    }
-    auto deps = build->deps();
-    const auto byTarget = testsByTarget(*tests, *model);
+    return project;
+  }
 
+  // Step 2, the build graph: configured (once; the options gating the tests on), then read.
+  Graph buildGraph(const cmake::ProjectDir& project, const RunOptions& ro, std::string* error) const {
+    Graph g;
+    g.project = project;
+    g.build = cmake::PrivateBuild::of(project.sourceDir);
+    if (!g.build) return g;
+    {
+      auto lock = g.build->lock(error);
+      if (!lock || !g.build->configure(project, ro, error)) return g;
+    }
+    g.configured = true;
+    g.note = cmake::describeTestGates(cmake::testGates(project, cmake::findUserBuild(project.sourceDir)));
+    std::string err;
+    g.model = g.build->model(&err);
+    g.tests = g.model ? g.build->tests(ro, &err) : nullptr;
+    if (!g.model || !g.tests) {
+      *error = "CMake project " + project.sourceDir + ": " + err;
+      return g;
+    }
+    g.deps = g.build->deps();
+    g.targets = cmake::testTargets(*g.model, *g.tests, g.deps.get());
+    return g;
+  }
+
+  // Why a file of the build has no test near it, in words (the plan stays empty: exit 3).
+  static std::string whyNoTests(const std::string& file, const Graph& graph, const std::vector<cmake::FileUse>& uses) {
+    const std::string rel = fs::path(file).lexically_relative(graph.project.sourceDir).string();
+    std::string why;
+    if (uses.empty()) {
+      why = "no target of the CMake build of " + graph.project.sourceDir + " compiles or includes " + rel +
+            ": greenlight builds C++ with the project's own flags and does not compile it alone";
+    } else {
+      std::set<std::string> names;
+      for (const auto& u : uses) names.insert(u.target->name);
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      why = rel + " is built into " + list + ", and no test target uses " + (names.size() == 1 ? "it" : "them") +
+            " (an executable using GoogleTest, Catch2 or doctest, or a program CTest runs)";
+    }
+    if (!graph.note.empty()) why += "; " + graph.note;
+    return why;
+  }
+
+  // Step 3, plan: the test targets near the file, its test cases, the files that decide them.
+  std::optional<TestPlan> planFor(const DiscoveryContext& ctx, const Graph& graph) const {
     // The test targets that compile or include the file.
     std::vector<const cmake::Target*> near;
     bool isTestSource = false;
-    for (const auto& use : cmake::targetsUsing(*model, ctx.source, deps.get())) {
-      if (!byTarget.count(use.target->name)) continue;
+    const auto uses = cmake::targetsUsing(*graph.model, ctx.source, graph.deps.get());
+    for (const auto& use : uses) {
+      if (!graph.targets.count(use.target->name)) continue;
       near.push_back(use.target);
       for (const auto& s : compiledSources(*use.target)) isTestSource = isTestSource || s == ctx.source;
     }
-    if (near.empty()) return std::nullopt;  // not built into a test: the single-file adapter may know better
+    if (near.empty()) {
+      TestPlan none;
+      none.language = Language::Cxx;
+      none.sourceFile = ctx.source;
+      none.workspaceRoot = ctx.workspaceRoot;
+      none.rootDir = graph.project.sourceDir;
+      none.selectionNote = whyNoTests(ctx.source, graph, uses);
+      return none;
+    }
     if (isTestSource) {
       // A test source runs its own target(s) only, not every target linking a library it is in.
       near.erase(std::remove_if(near.begin(), near.end(),
@@ -237,21 +293,21 @@ class CMakeAdapter final : public RunnerAdapter {
     TestPlan plan;
     plan.language = Language::Cxx;
     plan.sourceFile = ctx.source;
-    plan.workspaceRoot = under(ctx.workspaceRoot, project->sourceDir) ? project->sourceDir : ctx.workspaceRoot;
-    plan.rootDir = project->sourceDir;
+    plan.workspaceRoot = under(ctx.workspaceRoot, graph.project.sourceDir) ? graph.project.sourceDir : ctx.workspaceRoot;
+    plan.rootDir = graph.project.sourceDir;
     plan.sourceIsTestFile = isTestSource;
     Framework strongest = Framework::Plain;
     std::set<std::string> testFiles, support;
     std::map<std::string, Framework> fileFramework;
     for (const auto* t : near) {
       plan.runnerArgs.push_back(t->name);
-      const Framework fw = frameworkOf(byTarget.at(t->name), *model, *t, deps.get());
+      const Framework fw = graph.targets.at(t->name).framework;
       if (strongest == Framework::Plain) strongest = fw;
       for (const auto& s : compiledSources(*t)) {
-        if (s != ctx.source && under(s, build->projectBind())) testFiles.insert(s);
+        if (s != ctx.source && under(s, graph.build->projectBind())) testFiles.insert(s);
         fileFramework[s] = fw;
       }
-      for (const auto& h : headersOf(*t, *deps, build->projectBind(), build->root())) support.insert(h);
+      for (const auto& h : headersOf(*t, *graph.deps, graph.build->projectBind(), graph.build->root())) support.insert(h);
       // The libraries it links (their sources and headers decide the outcome too).
       std::vector<const cmake::Target*> queue{t};
       std::set<std::string> seen{t->id};
@@ -259,12 +315,12 @@ class CMakeAdapter final : public RunnerAdapter {
         const cmake::Target* cur = queue.back();
         queue.pop_back();
         for (const auto& id : cur->dependencies) {
-          const cmake::Target* dep = model->findById(id);
+          const cmake::Target* dep = graph.model->findById(id);
           if (!dep || !seen.insert(id).second) continue;
           queue.push_back(dep);
           for (const auto& s : compiledSources(*dep))
-            if (under(s, build->projectBind())) support.insert(s);
-          for (const auto& h : headersOf(*dep, *deps, build->projectBind(), build->root())) support.insert(h);
+            if (under(s, graph.build->projectBind())) support.insert(s);
+          for (const auto& h : headersOf(*dep, *graph.deps, graph.build->projectBind(), graph.build->root())) support.insert(h);
         }
       }
     }
@@ -297,21 +353,45 @@ class CMakeAdapter final : public RunnerAdapter {
         plan.selected.clear();
       }
     }
+    // What the private build changed to build the tests: the user hears it with the selection.
+    if (!graph.note.empty())
+      plan.selectionNote = (plan.selectionNote.empty() ? "every test near the file" : plan.selectionNote) + " (" + graph.note + ")";
     return plan;
   }
 
+ public:
+  // Step 4, build (the test targets, incrementally, overlays bound: only the translation units
+  // whose recorded inputs changed recompile, in parallel), step 5, run (each test binary with its
+  // framework's reporter and filter; plain CTest programs by exit code), step 6, parse (the
+  // frameworks' reports into per-case results: parseReport).
   RunResult run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const override {
+    auto built = buildStep(plan, options, staging, result);
+    if (!built) return result;
+    runStep(plan, options, staging, *built, result);
+    return result;
+  }
+
+ private:
+  struct Built {
+    std::shared_ptr<cmake::PrivateBuild> build;
+    std::unique_ptr<cmake::PrivateBuild::Lock> lock;  // held from the build to the last test
+    std::vector<cmake::OverlayBind> binds;
+  };
+
+  std::optional<Built> buildStep(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult& result) const {
+    Built b;
     auto project = cmake::findTestedProject(plan.sourceFile, plan.workspaceRoot);
-    auto build = project ? cmake::PrivateBuild::of(project->sourceDir) : nullptr;
-    if (!build) {
-      result.error = plan.sourceFile + ": no longer part of a CMake project with tests";
-      return result;
+    b.build = project ? cmake::PrivateBuild::of(project->sourceDir) : nullptr;
+    if (!b.build) {
+      result.error = plan.sourceFile + ": no longer part of a CMake project";
+      return std::nullopt;
     }
+    auto& build = b.build;
     std::string err;
-    auto lock = build->lock(&err);
-    if (!lock || !build->configure(*project, options, &err)) {
+    b.lock = build->lock(&err);
+    if (!b.lock || !build->configure(*project, options, &err)) {
       result.error = err;
-      return result;
+      return std::nullopt;
     }
     // The texts the run compiles (the diagnostics read them).
     staging.addText(plan.sourceFile, readSource(plan.sourceFile, options.overlay).value_or(""));
@@ -320,17 +400,16 @@ class CMakeAdapter final : public RunnerAdapter {
     std::vector<std::string> files = {plan.sourceFile};
     files.insert(files.end(), plan.testFiles.begin(), plan.testFiles.end());
     files.insert(files.end(), plan.supportFiles.begin(), plan.supportFiles.end());
-    std::vector<cmake::OverlayBind> binds;
-    if (!build->syncOverlays(files, options.overlay, &binds, &err)) {
+    if (!build->syncOverlays(files, options.overlay, &b.binds, &err)) {
       result.error = err;
-      return result;
+      return std::nullopt;
     }
     auto model = build->model(&err);
     if (!model) {
       result.error = err;
-      return result;
+      return std::nullopt;
     }
-    // Build. A target not built yet is a cold build: give it room.
+    // A target not built yet is a cold build: give it room.
     bool cold = false;
     for (const auto& name : plan.runnerArgs) {
       const cmake::Target* t = model->find(name);
@@ -339,30 +418,39 @@ class CMakeAdapter final : public RunnerAdapter {
     }
     const double last = build->lastBuildSeconds(plan.runnerArgs);
     const double limit = cold ? 1800 : std::max(120.0, 3 * last);
-    auto built = build->build(plan.runnerArgs, binds, options, limit);
+    auto built = build->build(plan.runnerArgs, b.binds, options, limit);
     if (built.verdict.cancelled) {
       result.cancelled = true;
       result.verdict = built.verdict;
-      return result;
+      return std::nullopt;
     }
-    if (built.verdict.status != sandbox::Status::Ok) return buildFailed(plan, options, built, std::move(result));
+    if (built.verdict.status != sandbox::Status::Ok) {
+      result = buildFailed(plan, options, built, std::move(result));
+      return std::nullopt;
+    }
+    return b;
+  }
 
-    model = build->model(&err);  // a build may have re-run CMake
+  void runStep(const TestPlan& plan, const RunOptions& options, Staging& staging, const Built& b, RunResult& result) const {
+    std::string err;
+    auto& build = b.build;
+    auto model = build->model(&err);  // a build may have re-run CMake
     auto tests = model ? build->tests(options, &err) : nullptr;
     if (!tests) {
       result.error = err;
-      return result;
+      return;
     }
-    const auto byTarget = testsByTarget(*tests, *model);
-    auto runs = planRuns(plan, *model, byTarget, build->deps().get(), options);
+    auto deps = build->deps();  // the include graph, as this build recorded it
+    const auto targets = cmake::testTargets(*model, *tests, deps.get());
+    auto runs = planRuns(plan, *model, targets, options);
     const std::string trace = build->traceLibrary(options, *model);
     for (auto& tr : runs) tr.trace = sanitized(*tr.target) ? "" : trace;
     const std::string out = staging.outDir();
     int serial = 0;
     for (auto& tr : runs) {
       if (result.cancelled) break;
-      runFramework(plan, options, staging, *build, binds, tr, out, serial, result);
-      runPlain(plan, options, staging, *build, binds, tr, out, serial, result);
+      runFramework(plan, options, staging, *build, b.binds, tr, out, serial, result);
+      runPlain(plan, options, staging, *build, b.binds, tr, out, serial, result);
     }
     // Frames in project files the run did not stage (a header other than the source): their
     // texts, so that the diagnostics can range them.
@@ -372,9 +460,9 @@ class CMakeAdapter final : public RunnerAdapter {
       for (const auto& fr : t.frames)
         if (under(fr.file, build->projectBind()) && have.insert(fr.file).second)
           if (auto text = readSource(fr.file, options.overlay)) staging.addText(fr.file, *text);
-    return result;
   }
 
+ public:
   std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
 
  private:
@@ -422,8 +510,7 @@ class CMakeAdapter final : public RunnerAdapter {
   }
 
   std::vector<TargetRun> planRuns(const TestPlan& plan, const cmake::CodeModel& model,
-                                  const std::map<std::string, std::vector<const CtestTest*>>& byTarget,
-                                  const cmake::DepsIndex* deps, const RunOptions& options) const {
+                                  const std::map<std::string, cmake::TestTarget>& targets, const RunOptions& options) const {
     // The declarations selected (by name) in the files of the plan.
     std::vector<cmake::TestDecl> decls;
     std::vector<std::string> scanned = plan.testFiles;
@@ -440,35 +527,35 @@ class CMakeAdapter final : public RunnerAdapter {
           decls.push_back(d);
       }
     }
-    if (plan.sourceIsTestFile && plan.selected.empty()) decls = ownDecls;
-    auto runs = planRunsFor(plan, model, byTarget, deps, options, decls, ownDecls);
+    // A test file without a line: its own cases, selected the framework's way (selectFile).
+    auto runs = planRunsFor(plan, model, targets, options, decls, ownDecls);
     bool anySelected = decls.empty();
     for (const auto& tr : runs) anySelected = anySelected || !tr.select.empty() || !tr.disabledSelected.empty();
     // Declarations no test of CTest's is an instance of: run every test near the file.
-    if (!anySelected) runs = planRunsFor(plan, model, byTarget, deps, options, {}, ownDecls);
+    if (!anySelected) runs = planRunsFor(plan, model, targets, options, {}, ownDecls);
     return runs;
   }
 
   std::vector<TargetRun> planRunsFor(const TestPlan& plan, const cmake::CodeModel& model,
-                                     const std::map<std::string, std::vector<const CtestTest*>>& byTarget,
-                                     const cmake::DepsIndex* deps, const RunOptions& options,
+                                     const std::map<std::string, cmake::TestTarget>& targets, const RunOptions& options,
                                      const std::vector<cmake::TestDecl>& decls,
                                      const std::vector<cmake::TestDecl>& ownDecls) const {
     const std::regex callsFunction = support::regex(plan.function ? "\\b" + plan.function->name + "\\s*\\(" : std::string("$^"));
     std::vector<TargetRun> runs;
     for (const auto& name : plan.runnerArgs) {
       const cmake::Target* target = model.find(name);
-      auto it = byTarget.find(name);
-      if (!target || it == byTarget.end()) continue;
+      auto it = targets.find(name);
+      if (!target || it == targets.end()) continue;
       TargetRun tr;
       tr.target = target;
       auto sources = compiledSources(*target);
-      tr.framework = frameworkOf(it->second, model, *target, deps);
-      for (const auto* t : it->second) {
+      tr.framework = it->second.framework;
+      for (const auto* t : it->second.ctest) {
         if (t->framework == Framework::Plain) tr.plainTests.push_back(t);
         else if (t->frameworkName.empty()) tr.wholeBinary.push_back(t);
         else tr.frameworkTests.push_back(t);
       }
+      tr.unregistered = !it->second.registered() && tr.framework != Framework::Plain;
       const bool ownsSource = std::find(sources.begin(), sources.end(), plan.sourceFile) != sources.end();
       if (tr.framework == Framework::Doctest && !tr.frameworkTests.empty()) {
         for (const auto& src : sources) {
@@ -498,17 +585,26 @@ class CMakeAdapter final : public RunnerAdapter {
           for (const auto& d : decls)
             if (!matched.count(&d) && std::find(sources.begin(), sources.end(), d.file) != sources.end())
               tr.select.push_back(d.name);
-        if (!tr.wholeBinary.empty())
-          for (const auto& d : decls) tr.select.push_back(d.framework == Framework::GoogleTest ? d.name + ":*/" + d.name + "/*:" + d.name + "/*:*/" + d.name : d.name);
+        if (tr.whole())
+          for (const auto& d : decls) {
+            if (d.framework == Framework::GoogleTest) {
+              tr.select.push_back(cmake::gtestPatterns(d.name));
+            } else {
+              tr.select.push_back(d.name);
+              // TEST_CASE_TEMPLATE's instances ("name<int>"): doctest's filters are wildcards.
+              if (d.framework == Framework::Doctest && d.macro.find("TEMPLATE") != std::string::npos) tr.select.push_back(d.name + "<*>");
+            }
+          }
         tr.selective = true;
         if (tr.select.empty() && tr.disabledSelected.empty()) {
           tr.frameworkTests.clear();
           tr.wholeBinary.clear();
-        } else if (!tr.wholeBinary.empty()) {
+          tr.unregistered = false;
+        } else if (tr.whole()) {
           tr.frameworkTests.clear();
         }
       } else if (plan.sourceIsTestFile && ownsSource && !ownDecls.empty()) {
-        tr.filterByFile = true;
+        selectFile(tr, plan, ownDecls);
       }
       // Plain tests: with a function selected, those whose program calls it.
       if (plan.function && !plan.selected.empty()) {
@@ -522,6 +618,78 @@ class CMakeAdapter final : public RunnerAdapter {
       runs.push_back(std::move(tr));
     }
     return runs;
+  }
+
+  // A test file's own test cases, selected the framework's way (item: "run a test file as the
+  // framework would"): results are still kept by file (filterByFile) as the framework places them.
+  static void selectFile(TargetRun& tr, const TestPlan& plan, const std::vector<cmake::TestDecl>& ownDecls) {
+    tr.filterByFile = true;
+    // Per-case CTest tests: those the file declares (the DISABLED ones reported as CTest does).
+    auto fromCtest = [&] {
+      for (const auto* t : tr.frameworkTests)
+        for (const auto& d : ownDecls)
+          if (cmake::declares(d, t->frameworkName)) {
+            if (t->disabled) tr.disabledSelected.insert(t->frameworkName);
+            else tr.select.push_back(t->frameworkName);
+            break;
+          }
+    };
+    switch (tr.framework) {
+      case Framework::Doctest:
+        // doctest filters by the file its test cases are defined in (__FILE__: the absolute path
+        // CMake compiles): every case of the file, templates and doctest::skip ones included.
+        tr.fileArguments = {"--source-file=" + plan.sourceFile};
+        break;
+      case Framework::GoogleTest:
+        if (!tr.frameworkTests.empty()) {
+          fromCtest();
+        } else {
+          // The declarations' instances; DISABLED_ ones match too and are reported NOTRUN (no
+          // --gtest_also_run_disabled_tests: they are not run, as the whole binary would not).
+          std::string filter;
+          for (const auto& d : ownDecls)
+            if (d.framework == Framework::GoogleTest) filter += (filter.empty() ? "" : ":") + cmake::gtestPatterns(d.name);
+          if (!filter.empty()) tr.fileArguments = {"--gtest_filter=" + filter};
+        }
+        break;
+      case Framework::Catch2:
+        if (!tr.frameworkTests.empty()) fromCtest();
+        else tr.listForFile = ownDecls;
+        break;
+      case Framework::Plain: break;
+    }
+    // Nothing matched by name (declarations the scan reads differently): the whole binary, its
+    // results kept by file.
+    tr.selective = !tr.select.empty() || !tr.disabledSelected.empty();
+  }
+
+  // `binary --list-test-names-only` (Catch2 v2), else `--list-tests --verbosity quiet` (v3):
+  // the test cases it runs by default, one name a line.
+  std::vector<std::string> listCatch2(const TestPlan& plan, const RunOptions& options, const Staging& staging,
+                                      const cmake::PrivateBuild& build, const std::vector<cmake::OverlayBind>& binds,
+                                      const cmake::Target& target, const std::string& binary, const std::string& out) const {
+    for (const auto& flags : {std::vector<std::string>{"--list-test-names-only"},
+                              std::vector<std::string>{"--list-tests", "--verbosity", "quiet"}}) {
+      sandbox::Policy p = testPolicy(plan, options, staging, build, binds, nullptr, target, out, "", "");
+      p.argv = {binary};
+      p.argv.insert(p.argv.end(), flags.begin(), flags.end());
+      StepOutput ran = executeStep(p, options, nullptr);
+      // Catch2 v2 exits with the number of tests it listed; v3 rejects the v2 flag.
+      const bool listed = ran.verdict.status == sandbox::Status::Ok || ran.verdict.status == sandbox::Status::ExitNonzero;
+      const std::string said = ran.stdoutText + ran.stderrText;
+      if (!listed || said.find("Unrecognised") != std::string::npos || said.find("Error(s) in input") != std::string::npos) continue;
+      std::vector<std::string> names;
+      std::istringstream in(ran.stdoutText);
+      for (std::string l; std::getline(in, l);) {
+        if (!l.empty() && l.back() == '\r') l.pop_back();
+        if (l.empty()) continue;
+        // Catch2 quotes a name that starts with '#' (it would read as a tag filter).
+        if (l.size() > 1 && l.front() == '"' && l.back() == '"') l = l.substr(1, l.size() - 2);
+        names.push_back(l);
+      }
+      return names;
+    }
+    return {};
   }
 
   sandbox::Policy testPolicy(const TestPlan& plan, const RunOptions& options, const Staging& staging,
@@ -556,23 +724,53 @@ class CMakeAdapter final : public RunnerAdapter {
     result.tests.push_back(std::move(r));
   }
 
+  // Step 6, parse: the framework's report (GoogleTest's JSON file + console, Catch2's and
+  // doctest's XML on stdout) as one result per test case.
+  static std::vector<cmake::CaseResult> parseReport(const TargetRun& tr, const std::string& reportFile, const std::string& stdoutText,
+                                                    const std::string& crash) {
+    switch (tr.framework) {
+      case Framework::GoogleTest: return cmake::gtestResults(reportFile, stdoutText, tr.target->name, crash);
+      case Framework::Catch2: return cmake::parseCatch2Xml(stdoutText, tr.target->name);
+      case Framework::Doctest: return cmake::parseDoctestXml(stdoutText, tr.target->name);
+      case Framework::Plain: break;
+    }
+    return {};
+  }
+
   void runFramework(const TestPlan& plan, const RunOptions& options, Staging& staging, const cmake::PrivateBuild& build,
                     const std::vector<cmake::OverlayBind>& binds, const TargetRun& tr, const std::string& out, int& serial,
                     RunResult& result) const {
-    if (tr.frameworkTests.empty() && tr.wholeBinary.empty()) return;
+    if (tr.frameworkTests.empty() && !tr.whole()) return;
     if (tr.target->artifacts.empty()) return;
     const std::string binary = tr.target->artifacts.front();
-    const CtestTest* first = !tr.frameworkTests.empty() ? tr.frameworkTests.front() : tr.wholeBinary.front();
+    // The CTest test whose directory and environment the binary runs with (none: unregistered,
+    // run in its build directory as its developers run it).
+    const CtestTest* first = !tr.frameworkTests.empty() ? tr.frameworkTests.front()
+                             : !tr.wholeBinary.empty() ? tr.wholeBinary.front()
+                                                       : nullptr;
+    std::vector<std::string> select = tr.select;
+    bool selective = tr.selective;
+    if (!tr.listForFile.empty()) {
+      // Catch2 without per-case CTest tests: the names the binary lists (hidden [.] cases are
+      // not listed, as they do not run by default) that the test file declares.
+      selective = true;
+      for (const auto& n : listCatch2(plan, options, staging, build, binds, *tr.target, binary, out))
+        for (const auto& d : tr.listForFile)
+          if (cmake::declares(d, n)) {
+            select.push_back(n);
+            break;
+          }
+    }
     // What CTest would run: every test case, or the selection (disabled ones are not run).
-    std::vector<std::string> wanted = tr.select;
+    std::vector<std::string> wanted = select;
     std::set<std::string> disabled;
     for (const auto* t : tr.frameworkTests) {
       if (t->disabled) disabled.insert(t->frameworkName);
-      else if (tr.select.empty()) wanted.push_back(t->frameworkName);
+      else if (select.empty()) wanted.push_back(t->frameworkName);
     }
-    if (tr.select.empty()) wanted.insert(wanted.end(), tr.unlisted.begin(), tr.unlisted.end());
+    if (select.empty()) wanted.insert(wanted.end(), tr.unlisted.begin(), tr.unlisted.end());
     std::set<std::string> reported;
-    std::vector<std::string> ask = tr.select;  // empty: the binary's own default set
+    std::vector<std::string> ask = select;  // empty: the binary's own default set (of the file: fileArguments)
     std::set<std::string> sourceDecls;
     if (tr.filterByFile)
       if (auto text = readSource(plan.sourceFile, options.overlay))
@@ -584,7 +782,7 @@ class CMakeAdapter final : public RunnerAdapter {
         if (n == r.name) return true;
       return false;
     };
-    const bool nothingToRun = tr.selective && tr.select.empty();
+    const bool nothingToRun = selective && select.empty();
     for (int attempt = 0; !nothingToRun && attempt < 1 + static_cast<int>(wanted.size()); ++attempt) {
       const std::string report = "report-" + std::to_string(serial) + ".json";
       const std::string traceFile = "trace-" + std::to_string(serial++) + ".txt";
@@ -592,6 +790,7 @@ class CMakeAdapter final : public RunnerAdapter {
       p.argv = {binary};
       for (auto& a : cmake::reportArguments(tr.framework, "/out/" + report)) p.argv.push_back(std::move(a));
       for (auto& a : cmake::selectArguments(tr.framework, ask)) p.argv.push_back(std::move(a));
+      if (ask.empty()) p.argv.insert(p.argv.end(), tr.fileArguments.begin(), tr.fileArguments.end());
       StepOutput ran = executeStep(p, options, nullptr);
       result.verdict = ran.verdict;
       if (ran.verdict.cancelled) {
@@ -601,13 +800,7 @@ class CMakeAdapter final : public RunnerAdapter {
       const auto& v = ran.verdict;
       const std::string crash = v.status == sandbox::Status::Signaled ? "killed by signal " + std::to_string(v.signal)
                                                                        : "the test binary died (" + std::string(sandbox::statusName(v.status)) + ")";
-      std::vector<cmake::CaseResult> cases;
-      switch (tr.framework) {
-        case Framework::GoogleTest: cases = cmake::gtestResults(readHost(out + "/" + report), ran.stdoutText, tr.target->name, crash); break;
-        case Framework::Catch2: cases = cmake::parseCatch2Xml(ran.stdoutText, tr.target->name); break;
-        case Framework::Doctest: cases = cmake::parseDoctestXml(ran.stdoutText, tr.target->name); break;
-        case Framework::Plain: break;
-      }
+      std::vector<cmake::CaseResult> cases = parseReport(tr, readHost(out + "/" + report), ran.stdoutText, crash);
       const bool timedOut = v.status == sandbox::Status::Timeout || v.status == sandbox::Status::CpuLimit;
       bool progress = false;
       bool died = false;

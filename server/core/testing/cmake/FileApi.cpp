@@ -130,7 +130,18 @@ Framework frameworkOfHeader(const std::string& path) {
   if (ends("/catch.hpp") || ends("catch2/catch.hpp") || ends("catch2/catch_all.hpp") ||
       ends("catch2/catch_test_macros.hpp") || path == "catch.hpp")
     return Framework::Catch2;
-  if (ends("doctest/doctest.h") || ends("/doctest.h") || path == "doctest.h") return Framework::Doctest;
+  if (ends("/catch_amalgamated.hpp") || path == "catch_amalgamated.hpp") return Framework::Catch2;
+  // doctest's single header, also as projects vendor it (test/doctest.hpp, doctest/doctest.hpp).
+  if (ends("/doctest.h") || ends("/doctest.hpp") || path == "doctest.h" || path == "doctest.hpp") return Framework::Doctest;
+  return Framework::Plain;
+}
+
+// The framework whose main a source defines through its configuration macros (a test binary
+// whose framework header has an unusual name still says so).
+Framework frameworkOfMainMacro(const std::string& text) {
+  if (text.find("DOCTEST_CONFIG_IMPLEMENT") != std::string::npos) return Framework::Doctest;
+  if (text.find("CATCH_CONFIG_MAIN") != std::string::npos || text.find("CATCH_CONFIG_RUNNER") != std::string::npos)
+    return Framework::Catch2;
   return Framework::Plain;
 }
 
@@ -477,6 +488,8 @@ Framework targetFramework(const CodeModel& model, const Target& target, const De
   if (link.find("gtest") != std::string::npos || link.find("gmock") != std::string::npos) return Framework::GoogleTest;
   if (link.find("catch2") != std::string::npos) return Framework::Catch2;
   Framework found = Framework::Plain;
+  for (const auto& g : target.compileGroups)
+    for (const auto& d : g.defines) found = strongest(found, frameworkOfMainMacro(d));
   bool known = false;
   if (deps) {
     for (const auto* obj : objectsOf(target, *deps)) {
@@ -493,8 +506,10 @@ Framework targetFramework(const CodeModel& model, const Target& target, const De
     files.insert(files.end(), more.begin(), more.end());
     for (const auto& f : files) {
       found = strongest(found, frameworkOfHeader(f));
-      if (auto text = readFile(f))
+      if (auto text = readFile(f)) {
         for (const auto& inc : includesOf(*text)) found = strongest(found, frameworkOfHeader(inc.name));
+        if (f == s.path) found = strongest(found, frameworkOfMainMacro(*text));
+      }
     }
   }
   return found;

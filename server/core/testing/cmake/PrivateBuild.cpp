@@ -76,11 +76,17 @@ std::string projectBindFor(const std::string& sourceDir) {
   return sourceDir;
 }
 
-// The tests a CTestTestfile.cmake adds and the program each runs: `add_test(NAME "PROGRAM" ...)`
-// with NAME a bracket argument (`[=[a b]=]`, any number of `=`), quoted or unquoted. Parsed by
-// hand: the bracket's closing must repeat the opening's `=`s, a back-reference no regex here may use.
-std::vector<std::pair<std::string, std::string>> ctestAddTests(const std::string& text) {
-  std::vector<std::pair<std::string, std::string>> out;
+// The tests a CTestTestfile.cmake adds and the command each runs: `add_test(NAME "PROGRAM" "ARG"
+// ...)` with NAME a bracket argument (`[=[a b]=]`, any number of `=`), quoted or unquoted, and
+// the arguments as CMake quotes them (backslash escapes). Parsed by hand: the bracket's closing
+// must repeat the opening's `=`s, a back-reference no regex here may use.
+struct AddedTest {
+  std::string name;
+  std::vector<std::string> command;  // the program as written (absolute, or a bare name: the
+                                     // old signature add_test(name target args...)), then args
+};
+std::vector<AddedTest> ctestAddTests(const std::string& text) {
+  std::vector<AddedTest> out;
   const auto skipBlanks = [&](std::size_t i) {
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
     return i;
@@ -108,11 +114,21 @@ std::vector<std::pair<std::string, std::string>> ctestAddTests(const std::string
       while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) && text[i] != '"' && text[i] != ')') ++i;
       name = text.substr(start, i - start);
     }
-    const std::size_t q = skipBlanks(i);
-    if (name.empty() || q == i || q >= text.size() || text[q] != '"') continue;
-    const std::size_t end = text.find('"', q + 1);
-    if (end == std::string::npos) break;
-    out.emplace_back(std::move(name), text.substr(q + 1, end - q - 1));
+    AddedTest t;
+    t.name = std::move(name);
+    // The quoted words up to the closing parenthesis.
+    for (std::size_t q = skipBlanks(i); q < text.size() && text[q] == '"'; q = skipBlanks(q)) {
+      std::string word;
+      for (++q; q < text.size() && text[q] != '"'; ++q) {
+        if (text[q] == '\\' && q + 1 < text.size()) ++q;
+        word += text[q];
+      }
+      if (q >= text.size()) break;
+      ++q;
+      t.command.push_back(std::move(word));
+    }
+    if (t.name.empty() || t.command.empty()) continue;
+    out.push_back(std::move(t));
   }
   return out;
 }
@@ -234,12 +250,15 @@ bool PrivateBuild::configure(const ProjectDir& project, const RunOptions& option
   sandbox::Policy p = stepPolicy(options, 600, {});
   p.argv = {"cmake", "-S", sourceDir_, "-B", buildDir(), "-G", ninja ? "Ninja" : "Unix Makefiles"};
   bool buildType = false;
-  if (auto user = findUserBuild(sourceDir_)) {
+  const auto user = findUserBuild(sourceDir_);
+  if (user) {
     for (auto& o : carriedOptions(*user, project.listFiles)) {
       buildType = buildType || o.rfind("-DCMAKE_BUILD_TYPE=", 0) == 0;
       p.argv.push_back(std::move(o));
     }
   }
+  // The options that gate the tests, on (after the carried ones: the last -D wins).
+  for (const auto& g : testGates(project, user)) p.argv.push_back("-D" + g.name + ":BOOL=ON");
   // Debug unless the user builds otherwise: line numbers and asserts are what tests want.
   if (!buildType) p.argv.push_back("-DCMAKE_BUILD_TYPE=Debug");
   if (sandboxHasProgram("ccache"))
@@ -334,21 +353,37 @@ std::shared_ptr<const std::vector<CtestTest>> PrivateBuild::tests(const RunOptio
     writeAtomically(root_ + "/ctest.stamp", key);
   }
   auto parsed = parseCtestJson(json, error);
-  auto d = deps();
-  attachTargets(parsed, *m, d.get());
   // Before a test's program is built CTest lists it without a command: its CTestTestfile.cmake
-  // names the program all the same.
-  std::map<std::string, std::string> programs;
+  // names the program all the same, as a path (add_test(NAME n COMMAND target): CMake wrote the
+  // target's artifact) or as the old signature's bare name (add_test(n target args...): CTest
+  // looks for it in the test's directory once it exists). A program that is a target's
+  // artifact, or names a target, runs that target's artifact with the arguments written there.
+  std::map<std::string, std::pair<std::string, std::vector<std::string>>> added;  // name -> dir, command
   for (const auto& dir : dirs) {
     auto text = readFile(dir + "/CTestTestfile.cmake");
     if (!text) continue;
-    for (auto& [name, program] : ctestAddTests(*text)) programs[name] = program;
+    for (auto& t : ctestAddTests(*text)) added[t.name] = {dir, std::move(t.command)};
   }
   for (auto& t : parsed) {
-    if (!t.target.empty() || !t.command.empty()) continue;
-    if (auto it = programs.find(t.name); it != programs.end())
-      if (const Target* target = m->byArtifact(it->second)) t.target = target->name;
+    if (!t.command.empty()) continue;
+    auto it = added.find(t.name);
+    if (it == added.end()) continue;
+    const auto& [dir, command] = it->second;
+    const std::string& program = command.front();
+    const Target* target = m->byArtifact(fs::path(program).is_absolute() ? program : dir + "/" + program);
+    if (!target && program.find('/') == std::string::npos) {
+      for (const auto& candidate : m->targets)
+        if (candidate.type == "EXECUTABLE" && (candidate.name == program || candidate.nameOnDisk == program) &&
+            (!target || candidate.buildDir == dir))
+          target = &candidate;
+    }
+    if (!target || target->artifacts.empty()) continue;
+    t.command = command;
+    t.command.front() = target->artifacts.front();
+    if (t.workingDirectory.empty()) t.workingDirectory = dir;
   }
+  auto d = deps();
+  attachTargets(parsed, *m, d.get());
   auto shared = std::make_shared<const std::vector<CtestTest>>(std::move(parsed));
   std::lock_guard<std::mutex> lock(mutex_);
   tests_ = shared;

@@ -144,13 +144,75 @@ std::optional<ProjectDir> findTestedProject(const std::string& file, const std::
   ProjectDir p;
   p.sourceDir = top.string();
   p.listFiles = listFilesUnder(p.sourceDir, 2000);
-  bool tests = false;
   for (const auto& f : p.listFiles) {
-    if (tests) break;
-    if (auto text = readFile(f)) tests = registersTests(*text);
+    if (p.registersTests) break;
+    if (auto text = readFile(f)) p.registersTests = registersTests(*text);
   }
-  if (!tests) return std::nullopt;
   return p;
+}
+
+namespace {
+
+// CMake's false constants (if(<constant>)): 0, OFF, NO, FALSE, N, IGNORE, NOTFOUND, "", *-NOTFOUND.
+bool cmakeFalse(std::string v) {
+  v = lower(v);
+  return v.empty() || v == "0" || v == "off" || v == "no" || v == "false" || v == "n" || v == "ignore" ||
+         v == "notfound" || (v.size() >= 9 && v.compare(v.size() - 9, 9, "-notfound") == 0);
+}
+
+// An option whose ON builds tests: its name says TEST(S/ING), and not the other way round.
+bool gatesTests(const std::string& name) {
+  const std::string n = lower(name);
+  if (n.find("test") == std::string::npos) return false;
+  for (const char* inverse : {"disable", "skip", "no_", "without", "exclude"})
+    if (n.find(inverse) != std::string::npos) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<TestGate> testGates(const ProjectDir& project, const std::optional<UserBuild>& user) {
+  // option(NAME "help" [value]) with the value a constant (a ${variable} is left alone).
+  static const std::regex opt = support::regex(
+      R"(\boption\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s+(?:"(?:\\.|[^"\\])*"|[^\s)]+)\s*([^\s)]*)\s*\))", std::regex::icase);
+  static const std::regex buildTesting = support::regex(R"(\bBUILD_TESTING\b|\binclude\s*\(\s*CTest\s*\))", std::regex::icase);
+  std::map<std::string, std::string> defaults;  // name -> default value as written
+  bool usesBuildTesting = false;
+  for (const auto& f : project.listFiles) {
+    auto text = readFile(f);
+    if (!text) continue;
+    const std::string t = withoutComments(*text);
+    for (std::sregex_iterator it(t.begin(), t.end(), opt), end; it != end; ++it) {
+      const std::string name = (*it)[1].str();
+      if (gatesTests(name) && !defaults.count(name)) defaults[name] = (*it)[2].str();
+    }
+    usesBuildTesting = usesBuildTesting || std::regex_search(t, buildTesting);
+  }
+  // include(CTest) declares BUILD_TESTING ON.
+  if (usesBuildTesting && !defaults.count("BUILD_TESTING")) defaults["BUILD_TESTING"] = "ON";
+  std::vector<TestGate> out;
+  for (const auto& [name, value] : defaults) {
+    if (user) {
+      auto it = user->cache.find(name);
+      if (it != user->cache.end()) {
+        if (cmakeFalse(it->second)) out.push_back({name, it->second + " in " + user->dir});
+        continue;
+      }
+    }
+    if (value.rfind("${", 0) == 0) continue;  // decided by the project (PROJECT_IS_TOP_LEVEL...)
+    if (cmakeFalse(value)) out.push_back({name, "OFF by default"});
+  }
+  return out;
+}
+
+std::string describeTestGates(const std::vector<TestGate>& gates) {
+  if (gates.empty()) return "";
+  std::string out = "the private build turned on ";
+  for (std::size_t i = 0; i < gates.size(); ++i) {
+    if (i) out += i + 1 == gates.size() ? " and " : ", ";
+    out += gates[i].name + " (" + gates[i].why + ")";
+  }
+  return out + " to build the tests";
 }
 
 std::vector<TestDecl> scanTestDeclarations(const std::string& text, Framework framework) {

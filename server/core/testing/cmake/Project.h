@@ -18,13 +18,16 @@ namespace greenlight::core::testing::cmake {
 struct ProjectDir {
   std::string sourceDir;               // the top-level CMakeLists.txt's directory (absolute)
   std::vector<std::string> listFiles;  // CMakeLists.txt and *.cmake files under it (bounded)
+  // Its build registers tests with CTest (enable_testing, include(CTest), add_test, the
+  // GoogleTest/Catch2/doctest discover functions). Many do not: their test executables are
+  // found in the build graph (TestTargets.h).
+  bool registersTests = false;
 };
 
-// The CMake project `file` belongs to, when its build registers tests (enable_testing,
-// include(CTest), add_test, the GoogleTest/Catch2/doctest discover functions): the highest
-// directory holding a CMakeLists.txt with project(), walking up from the file and stopping at a
-// directory with .git or .greenlight.json, at $HOME or at `workspaceRoot`'s repository root.
-// nullopt: no CMake project, or one that registers no test.
+// The CMake project `file` belongs to: the highest directory holding a CMakeLists.txt with
+// project(), walking up from the file and stopping at a directory with .git or .greenlight.json,
+// at $HOME or at `workspaceRoot`'s repository root. nullopt: no CMake project. Every C++ file of
+// a CMake project is the project's: its flags are the build's, never guessed.
 std::optional<ProjectDir> findTestedProject(const std::string& file, const std::string& workspaceRoot);
 
 // One test case a C++ file declares.
@@ -56,6 +59,17 @@ std::optional<UserBuild> findUserBuild(const std::string& sourceDir);
 // The -D options a private configure takes from the user's build: the build type, compilers and
 // their flags, the C++ standard, and the project's own BOOL options (option()).
 std::vector<std::string> carriedOptions(const UserBuild& build, const std::vector<std::string>& listFiles);
+
+// An option that gates the project's tests (option(<...TEST...>), BUILD_TESTING) and is off for
+// the private build unless turned on: off in the user's build directory, or off by default with
+// no user build. The private build configures each of them ON.
+struct TestGate {
+  std::string name;
+  std::string why;  // "OFF in /p/build", "OFF by default"
+};
+std::vector<TestGate> testGates(const ProjectDir& project, const std::optional<UserBuild>& user);
+// "the private build turned on X (OFF by default) and Y (OFF in /p/build)"; "" for none.
+std::string describeTestGates(const std::vector<TestGate>& gates);
 
 // The line of `int main(` in a text (0 when none).
 int mainLine(const std::string& text);
