@@ -112,6 +112,14 @@ TEST_CASE("watchdog: a pseudo-test ended by `loaded`, a result without a start, 
   CHECK_FALSE(dog.hung(117));
   REQUIRE(dog.hung(118));
   CHECK(dog.hung(118)->name == "test_x");
+  // The node harness's synchronous begin/end (node:test's own events are asynchronous).
+  dog.observe({{"ev", "result"}, {"name", "test_x"}, {"status", "passed"}}, 118);
+  dog.observe({{"ev", "begin"}, {"name", "suite > spins"}}, 120);
+  dog.observe({{"ev", "begin"}, {"name", "suite > spins > inner"}}, 121);
+  dog.observe({{"ev", "end"}, {"name", "suite > spins > inner"}}, 122);
+  CHECK_FALSE(dog.hung(131.9));
+  REQUIRE(dog.hung(132));
+  CHECK(dog.hung(132)->name == "suite > spins");
   HangWatchdog off(0);
   off.observe(start("test_a"), 0);
   CHECK_FALSE(off.hung(1e9));

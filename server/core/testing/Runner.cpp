@@ -229,8 +229,9 @@ void finishResult(RunResult& result, const std::optional<HarnessOutcome>& outcom
         running = TestResult{};
         running->id = step.hung->id;
         running->name = step.hung->name;
-        running->file = map.toHost(step.hung->file);
-        running->line = step.hung->line;
+        // node:test's `begin` knows no file before node 22: the file under test then.
+        running->file = step.hung->file.empty() ? result.file : map.toHost(step.hung->file);
+        running->line = std::max(1, step.hung->line);
         if (!reported)  // its result came in as it was stopped: it was not hung after all
           blame(TestStatus::Timeout, FailureKind::Timeout,
               "timed out: ran " + secondsText(step.hung->seconds) + " with no test finishing (stopped as hung)");

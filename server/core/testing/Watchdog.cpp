@@ -52,11 +52,11 @@ void HangWatchdog::observe(const nlohmann::json& event, double now) {
   const std::string id = text(event, "id"), name = text(event, "name");
   // The same identity rule as foldEvents: ids when both sides have one, else names.
   auto same = [&](const Running& r) { return r.id.empty() || id.empty() ? r.name == name : r.id == id; };
-  if (ev == "start") {
+  if (ev == "start" || ev == "begin") {
     Running r{id, name, text(event, "file"), 0, now};
     if (auto it = event.find("line"); it != event.end() && it->is_number_integer()) r.line = it->get<int>();
     running_.push_back(std::move(r));
-  } else if (ev == "result" || ev == "loaded" || ev == "timeout") {
+  } else if (ev == "result" || ev == "loaded" || ev == "timeout" || ev == "end") {
     // A result without a start (a skip, a collection error) is progress too.
     lastFinish_ = now;
     if (auto it = std::find_if(running_.begin(), running_.end(), same); it != running_.end()) running_.erase(it);

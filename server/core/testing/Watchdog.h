@@ -13,7 +13,9 @@
 //  - the whole run: the sandbox's wall-clock limit (max(300 s, 3 × the file's last run);
 //    TestService::fittedTimeLimit).
 // The watchdog sees a run through the harness events (harness/EVENTS.md: `start`, `result`,
-// `loaded`) as they stream in; a runner whose progress is not visible live (a C++ test
+// `loaded`, and the node harness's synchronous `begin`/`end`) as they stream in. A runner that
+// reports a test's start only asynchronously (vitest's workers batch their task updates) may
+// not get it out before a synchronous spin: then only the whole-run bound applies. A runner whose progress is not visible live (a C++ test
 // program, a CTest test, `tests.command`) has no `start` events and is bounded per program
 // instead (RunnerSteps.h programTimeLimit).
 //
