@@ -19,9 +19,10 @@
 namespace greenlight::core {
 
 struct SandboxSettings {
-  // The time limit of a run. Auto (`null`, the default) fits the suite: timeLimitSeconds (10 s)
-  // for a function's tests, and for a whole-file run max(30 s, 3 × that file's last duration)
-  // (TestService). A number fixes it for every run.
+  // The time limit of a run. Auto (`null`, the default) fits the suite: a test that runs
+  // timeLimitSeconds (10 s) with no test finishing is stopped as hung (core/testing/Watchdog.h),
+  // and the whole run gets max(300 s, 3 × the file's last duration) (TestService). A number
+  // fixes a hard limit for the whole run.
   double timeLimitSeconds = 10;
   bool timeLimitAuto = true;
   int memoryLimitMB = 512;

@@ -3,6 +3,8 @@
 // unit printed to file:line with addr2line (also in the sandbox).
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -17,6 +19,43 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kBinary[] = "/out/test";
+
+// How long a file's compile and its test binary took last time, for their bounds: the compile
+// gets max(60 s, 3 × the last compile); the binary, whose tests are not visible live, is one
+// test of the run (programTimeLimit). Process-wide; keyed by source file and compiler.
+class CxxHistory {
+ public:
+  static CxxHistory& get() {
+    static CxxHistory history;
+    return history;
+  }
+  double compileSeconds(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = compile_.find(key);
+    return it == compile_.end() ? 0 : it->second;
+  }
+  double runSeconds(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = run_.find(key);
+    return it == run_.end() ? 0 : it->second;
+  }
+  void recordCompile(const std::string& key, double seconds) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    compile_[key] = seconds;
+  }
+  void recordRun(const std::string& key, double seconds) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    run_[key] = seconds;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, double> compile_, run_;
+};
+
+std::string historyKey(const TestPlan& plan, const RunOptions& options) {
+  return plan.sourceFile + "\n" + options.config.cxxCompiler;
+}
 
 bool isTranslationUnit(const std::string& path) {
   std::string ext = fs::path(path).extension().string();
@@ -254,8 +293,9 @@ sandbox::Policy compilePolicy(const TestPlan& plan, const RunOptions& options, S
   compile.argv.insert(compile.argv.end(), libs.begin(), libs.end());
   compile.binds.push_back({out, "/out", true});
   compile.profile = sandbox::Profile::Compiler;
-  // Compiling is not the test's time: give it room (Catch2's main alone takes seconds).
-  compile.timeLimitSec = std::max(60.0, timeLimit(options) * 3);
+  // Compiling is not the test's time: it has its own bound, with room (Catch2's main alone
+  // takes seconds, more on a busy machine).
+  compile.timeLimitSec = std::max(kCompileSeconds, 3 * CxxHistory::get().compileSeconds(historyKey(plan, options)));
   compile.cpuLimitSec = compile.timeLimitSec;
   compile.memoryLimitMb = std::max<std::size_t>(compile.memoryLimitMb, 1024);
   compile.processes = std::max(compile.processes, 16);
@@ -330,7 +370,9 @@ sandbox::Policy runPolicy(const TestPlan& plan, const RunOptions& options, Stagi
   }
   run.binds.push_back({out, "/out", true});
   run.profile = sandbox::Profile::Native;
-  run.env.push_back("GREENLIGHT_TEST_BUDGET_MS=" + std::to_string(static_cast<long>(timeLimit(options) * 1000)));
+  const double limit = programTimeLimit(options, CxxHistory::get().runSeconds(historyKey(plan, options)));
+  run.timeLimitSec = run.cpuLimitSec = limit + 2.0;  // the support unit's alarm ends it first
+  run.env.push_back("GREENLIGHT_TEST_BUDGET_MS=" + std::to_string(static_cast<long>(limit * 1000)));
   return run;
 }
 
@@ -498,6 +540,7 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
     result.verdict = built.verdict;
     return result;
   }
+  if (built.verdict.status == sandbox::Status::Ok) CxxHistory::get().recordCompile(historyKey(plan, options), built.verdict.wallMs / 1000);
   if (built.verdict.status != sandbox::Status::Ok) {
     reportCompileFailure(built, sources.firstTest, options, map, result);
     return result;
@@ -516,6 +559,10 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
     return result;
   }
   const SupportEvents support = readSupportEvents(errEvents.events, plan, options, staging, out, map);
+  // A run stopped by its bound says nothing of how long the tests take (and must not widen it).
+  if (ran.verdict.status != sandbox::Status::Timeout && ran.verdict.status != sandbox::Status::CpuLimit &&
+      support.event != "timeout")
+    CxxHistory::get().recordRun(historyKey(plan, options), ran.verdict.wallMs / 1000);
 
   HarnessOutcome outcome;
   outcome.done = true;

@@ -213,6 +213,17 @@ HarnessOutcome foldEvents(const std::vector<nlohmann::json>& events) {
       if (!w.message.empty()) out.warnings.push_back(std::move(w));
     } else if (ev == "done") {
       out.done = true;
+    } else if (ev == "collected" && e.contains("tests") && e["tests"].is_array()) {
+      for (const auto& t : e["tests"]) {
+        if (!t.is_object()) continue;
+        TestResult r;
+        r.id = str(t, "id");
+        r.name = str(t, "name");
+        r.file = str(t, "file");
+        r.line = num(t, "line");
+        r.parent = str(t, "parent");
+        if (!r.name.empty() || !r.id.empty()) out.collected.push_back(std::move(r));
+      }
     }
   }
   return out;

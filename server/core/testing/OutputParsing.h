@@ -34,6 +34,9 @@ struct HarnessOutcome {
   std::vector<TestResult> results;
   std::vector<RunWarning> warnings;  // "warning" events (a docstring doctest cannot parse)
   std::optional<TestResult> running;
+  // Every test a `collected` event listed (id, name, file, line), in order: what the run meant
+  // to run, so that a run stopped early can say which tests it never reached.
+  std::vector<TestResult> collected;
   bool done = false;
 };
 HarnessOutcome foldEvents(const std::vector<nlohmann::json>& events);

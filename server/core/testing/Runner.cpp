@@ -8,10 +8,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 #include "core/testing/Diagnostics.h"
@@ -45,6 +47,11 @@ bool bindableWorkspace(const std::string& root) {
 
 double timeLimit(const RunOptions& options) {
   return options.timeoutSeconds > 0 ? options.timeoutSeconds : options.config.sandbox.timeLimitSeconds;
+}
+
+double programTimeLimit(const RunOptions& options, double lastSeconds) {
+  if (options.hangSeconds <= 0) return timeLimit(options);
+  return std::min(timeLimit(options), std::max(3 * options.hangSeconds, 3 * lastSeconds));
 }
 
 sandbox::Policy basePolicy(const TestPlan& plan, const RunOptions& options, const Staging& staging,
@@ -81,6 +88,10 @@ StepOutput executeStep(const sandbox::Policy& policyIn, const RunOptions& option
   StepOutput out;
   sandbox::Policy policy = policyIn;
   std::string pending[3];
+  // Only a step whose events are read can be watched for a hung test (Watchdog.h).
+  std::unique_ptr<StepWatchdog> watchdog;
+  if (onEvent && options.hangSeconds > 0)
+    watchdog = std::make_unique<StepWatchdog>(options.hangSeconds, options.clock, options.cancelFd);
   auto feed = [&](int stream, std::string_view data) {
     std::string& buf = stream == 1 ? out.stdoutText : out.stderrText;
     buf.append(data.data(), data.size());
@@ -93,13 +104,25 @@ StepOutput executeStep(const sandbox::Policy& policyIn, const RunOptions& option
       p.erase(0, nl + 1);
       if (line.rfind(kEventMarker, 0) == 0) {
         auto j = parseEventLine(line.substr(std::strlen(kEventMarker)));
-        if (!j.is_discarded()) onEvent(j);
+        if (j.is_discarded()) continue;
+        if (watchdog) watchdog->observe(j);
+        onEvent(j);
       }
     }
   };
   policy.onOutput = feed;
   Executor exec = options.executor ? options.executor : sandboxExecutor();
-  out.verdict = exec(policy, options.cancelFd);
+  out.verdict = exec(policy, watchdog ? watchdog->cancelFd() : options.cancelFd);
+  if (watchdog) {
+    out.hung = watchdog->finish();
+    if (out.hung && out.verdict.status != sandbox::Status::Ok && out.verdict.status != sandbox::Status::ExitNonzero) {
+      // Our kill, not the caller's cancellation: the run timed out on its hung test.
+      out.verdict.cancelled = false;
+      out.verdict.status = sandbox::Status::Timeout;
+    } else {
+      out.hung.reset();  // the run ended on its own as the watchdog fired: nothing was stopped
+    }
+  }
   // Executors that capture instead of streaming (fakes, or a sandbox without streaming).
   if (out.stdoutText.empty() && !out.verdict.stdoutData.empty()) feed(1, out.verdict.stdoutData);
   if (out.stderrText.empty() && !out.verdict.stderrData.empty()) feed(2, out.verdict.stderrData);
@@ -114,6 +137,39 @@ std::optional<Tool> resolveFor(const std::string& name, const TestPlan& plan, co
   req.environment = options.toolEnvironment;
   return resolveTool(req, error);
 }
+
+namespace {
+
+std::string secondsText(double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, seconds < 10 ? "%.1f s" : "%.0f s", seconds);
+  return buf;
+}
+
+// The tests a stopped run never reached: every collected test without a result (the runner
+// reports nothing for them), as `skipped`/`notrun` with `reason` (EVENTS.md) — never failed.
+void addNotRun(RunResult& result, const std::optional<HarnessOutcome>& outcome, const PathMap& map,
+               const std::string& reason) {
+  if (!outcome) return;
+  std::set<std::string> ids, names;
+  for (const auto& t : result.tests) {
+    if (!t.id.empty()) ids.insert(t.id);
+    names.insert(t.name);
+  }
+  for (auto t : outcome->collected) {
+    if (!t.id.empty() ? ids.count(t.id) > 0 : names.count(t.name) > 0) continue;
+    if (!t.id.empty()) ids.insert(t.id);
+    names.insert(t.name);
+    map.mapResult(t);
+    t.status = TestStatus::Skipped;
+    t.outcome = "notrun";
+    t.reason = reason;
+    t.message = reason;
+    result.tests.push_back(std::move(t));
+  }
+}
+
+}  // namespace
 
 void finishResult(RunResult& result, const std::optional<HarnessOutcome>& outcome, const StepOutput& step,
                   const PathMap& map) {
@@ -166,7 +222,24 @@ void finishResult(RunResult& result, const std::optional<HarnessOutcome>& outcom
       return;
     case sandbox::Status::Timeout:
     case sandbox::Status::CpuLimit:
-      blame(TestStatus::Timeout, FailureKind::Timeout, "timed out (time limit reached)");
+      if (step.hung) {
+        const bool reported = std::any_of(result.tests.begin(), result.tests.end(), [&](const TestResult& t) {
+          return step.hung->id.empty() || t.id.empty() ? t.name == step.hung->name : t.id == step.hung->id;
+        });
+        running = TestResult{};
+        running->id = step.hung->id;
+        running->name = step.hung->name;
+        // node:test's `begin` knows no file before node 22: the file under test then.
+        running->file = step.hung->file.empty() ? result.file : map.toHost(step.hung->file);
+        running->line = std::max(1, step.hung->line);
+        if (!reported)  // its result came in as it was stopped: it was not hung after all
+          blame(TestStatus::Timeout, FailureKind::Timeout,
+              "timed out: ran " + secondsText(step.hung->seconds) + " with no test finishing (stopped as hung)");
+        addNotRun(result, outcome, map, "not run: the run was stopped after " + step.hung->name + " hung");
+      } else {
+        blame(TestStatus::Timeout, FailureKind::Timeout, "timed out (time limit reached)");
+        addNotRun(result, outcome, map, "not run: the run reached its time limit");
+      }
       return;
     case sandbox::Status::MemoryLimit:
       blame(TestStatus::Error, FailureKind::MemoryLimit, "memory limit exceeded");
@@ -296,6 +369,7 @@ std::string runFingerprint(const TestPlan& plan, const RunOptions& options) {
   j["namePattern"] = plan.namePattern;
   j["withDoctests"] = options.doctests;
   j["timeout"] = timeLimit(options);
+  j["hang"] = options.hangSeconds;
   j["sandbox"] = configToJson(options.config)["sandbox"];
   j["python"] = plan.interpreter.empty() ? options.config.pythonInterpreter : plan.interpreter;
   j["node"] = options.config.nodePath;

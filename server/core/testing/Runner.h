@@ -16,11 +16,13 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "core/config/Config.h"
 #include "core/testing/Discovery.h"
 #include "core/testing/TestTypes.h"
+#include "core/testing/Watchdog.h"
 #include "sandbox/Sandbox.h"
 
 namespace greenlight::core::testing {
@@ -33,6 +35,11 @@ struct RunOptions {
   Config config;
   OverlayProvider overlay;        // unsaved text by path; may be empty
   double timeoutSeconds = 0;      // > 0 overrides config.sandbox.timeLimitSeconds
+  // > 0: the hang bound (Watchdog.h): a test that runs this long while no test finishes is
+  // stopped as hung, named, and the tests it kept from running are reported not run.
+  // TestService sets it when sandbox.timeLimitSeconds is null; 0: only the time limit.
+  double hangSeconds = 0;
+  std::shared_ptr<WatchdogClock> clock;  // the hang watchdog's clock; empty: the steady clock
   int cancelFd = -1;              // CancellationToken::fd(): readable -> kill the sandbox now
   bool doctests = true;           // Python: run docstring examples
   // Called once per finished test as soon as its result is known (paths already mapped).

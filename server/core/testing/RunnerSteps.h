@@ -22,14 +22,25 @@ struct StepOutput {
   sandbox::Verdict verdict;
   std::string stdoutText, stderrText;  // everything captured
   std::string stdoutRest, stderrRest;  // without harness event lines
+  // The hang watchdog stopped the step (the verdict then says Timeout, not cancelled).
+  std::optional<HungTest> hung;
 };
 
+// The C++ compile step's least bound (it gets max(this, 3 × the file's last compile)).
+inline constexpr double kCompileSeconds = 60;
+
+// The whole run's limit: RunOptions::timeoutSeconds, else the configured seconds.
 double timeLimit(const RunOptions& options);
+// The limit of one program whose progress is not visible live (a C++ test binary): with the
+// hang watchdog on, it is one test of the run: max(3 × the hang bound, 3 × its last run),
+// within the whole run's limit; else the whole run's limit.
+double programTimeLimit(const RunOptions& options, double lastSeconds);
 // Scratch, workdir /work/src, limits from the config, the workspace and the tool's prefixes
 // bound read-only, PATH with the tool's directory first.
 sandbox::Policy basePolicy(const TestPlan& plan, const RunOptions& options, const Staging& staging,
                            const Tool* tool);
 // Runs one policy, streaming output; `onEvent` sees each harness event line as it arrives.
+// With `onEvent` and options.hangSeconds, the hang watchdog (Watchdog.h) watches the events.
 StepOutput executeStep(const sandbox::Policy& policy, const RunOptions& options,
                        const std::function<void(const nlohmann::json&)>& onEvent);
 // Adds the outcome's results (mapped) and turns the verdict into a blamed result (timeout,

@@ -173,6 +173,7 @@ void TestService::prepare(RunRequest request) {
   ro.config = request.config;
   ro.overlay = request.overlay;
   ro.timeoutSeconds = fittedTimeLimit(request, *plan);
+  ro.hangSeconds = hangSeconds(request);
   ro.doctests = request.doctests;
   ro.toolEnvironment = options_.toolEnvironment;
   ro.warm = request.config.sandbox.warmInterpreters;
@@ -183,15 +184,20 @@ void TestService::prepare(RunRequest request) {
 double TestService::fittedTimeLimit(const RunRequest& request, const TestPlan& plan) const {
   if (request.timeoutSeconds > 0) return request.timeoutSeconds;
   const auto& sandbox = request.config.sandbox;
-  // A function's tests, or a fixed limit: the configured seconds.
-  if (!sandbox.timeLimitAuto || plan.function) return sandbox.timeLimitSeconds;
-  // A whole file: room for the suite as it ran last time.
+  if (!sandbox.timeLimitAuto) return sandbox.timeLimitSeconds;  // a number: a hard limit
+  // null: the hang watchdog (hangSeconds) catches a hung test; the whole run gets room for
+  // the suite as it ran last time (a function's tests are a part of their file's).
   double last = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (auto it = lastWholeRunSeconds_.find(plan.sourceFile + "\n" + plan.runner); it != lastWholeRunSeconds_.end()) last = it->second;
   }
-  return std::max(30.0, 3 * last);
+  return std::max(kWholeRunSeconds, 3 * last);
+}
+
+double TestService::hangSeconds(const RunRequest& request) {
+  const auto& sandbox = request.config.sandbox;
+  return request.timeoutSeconds <= 0 && sandbox.timeLimitAuto ? sandbox.timeLimitSeconds : 0;
 }
 
 RunOutcome TestService::execute(Job& job) {
@@ -232,6 +238,8 @@ RunOutcome TestService::execute(Job& job) {
   ro.config = req.config;
   ro.overlay = req.overlay;
   ro.timeoutSeconds = fittedTimeLimit(req, *plan);
+  ro.hangSeconds = hangSeconds(req);
+  ro.clock = options_.clock;
   ro.cancelFd = token.fd();
   ro.doctests = req.doctests;
   ro.executor = options_.executor;
@@ -254,7 +262,10 @@ RunOutcome TestService::execute(Job& job) {
   }
   outcome.result = runPlan(*plan, ro);
   if (token.isCancelled()) outcome.result.cancelled = true;
-  if (!plan->function && outcome.result.verdict && !outcome.result.cancelled) {
+  // A run stopped by a limit says nothing of how long the suite takes (and must not widen it).
+  const bool stopped = outcome.result.verdict && (outcome.result.verdict->status == sandbox::Status::Timeout ||
+                                                  outcome.result.verdict->status == sandbox::Status::CpuLimit);
+  if (!plan->function && outcome.result.verdict && !outcome.result.cancelled && !stopped) {
     std::lock_guard<std::mutex> lock(mutex_);
     lastWholeRunSeconds_[plan->sourceFile + "\n" + plan->runner] = outcome.result.verdict->wallMs / 1000.0;
   }

@@ -91,7 +91,10 @@ class TestService {
     std::size_t cacheEntries = 256;
     Executor executor;             // empty: the real sandbox (tests inject a fake)
     std::map<std::string, std::string> toolEnvironment;  // see RunOptions
+    std::shared_ptr<WatchdogClock> clock;  // the hang watchdog's (tests); empty: steady clock
   };
+  // The least a whole run gets when sandbox.timeLimitSeconds is null.
+  static constexpr double kWholeRunSeconds = 300;
   TestService();
   explicit TestService(Options options);
   ~TestService();
@@ -113,11 +116,16 @@ class TestService {
   // discovery finds no tests, or with a custom executor.
   void prepare(RunRequest request);
 
+  // The hang bound (RunOptions::hangSeconds): sandbox.timeLimitSeconds' default (10 s) when it
+  // is null and no --timeout was given; else 0 (a hard limit only).
+  static double hangSeconds(const RunRequest& request);
+
  private:
   struct Job;
   void workerLoop();
   RunOutcome execute(Job& job);
-  // The time limit of a run of `plan` (sandbox.timeLimitSeconds null: fitted to the suite).
+  // The whole run's time limit of `plan`: --timeout, a configured number, or (null) fitted to
+  // the suite: max(kWholeRunSeconds, 3 × the file's last whole run).
   double fittedTimeLimit(const RunRequest& request, const TestPlan& plan) const;
   void finish(Job& job, RunOutcome outcome);
 

@@ -967,6 +967,9 @@ class CMakeAdapter final : public RunnerAdapter {
       const std::string traceFile = "trace-" + std::to_string(serial++) + ".txt";
       sandbox::Policy p = testPolicy(plan, options, staging, build, binds, t, *tr.target, out, tr.trace, "/out/" + traceFile);
       p.argv = t->command;
+      // One CTest test whose progress is not visible live: what CTest itself allows it (its
+      // TIMEOUT property), within the run's limit.
+      if (t->timeoutSec > 0 && t->timeoutSec + 2.0 < p.timeLimitSec) p.timeLimitSec = p.cpuLimitSec = t->timeoutSec + 2.0;
       StepOutput ran = executeStep(p, options, nullptr);
       result.verdict = ran.verdict;
       if (ran.verdict.cancelled) {

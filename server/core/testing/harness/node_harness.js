@@ -444,7 +444,47 @@ console.assert = function greenlightConsoleAssert(cond, ...rest) {
 // (an inspector pause is not serviced while the main thread spins). The sandbox's wall-clock
 // limit ends the run and the runner blames the test whose "start" has no "result".
 
+// node:test reports through an async reporter: a test that spins synchronously never gets its
+// `start` out, so the hang watchdog (Watchdog.h) would see nothing running. Root hooks run
+// synchronously around every test, nested ones too, and say what runs: `begin`/`end`, which
+// nothing but the watchdog reads. They never throw, so they cannot change an outcome.
+function watchNodeTests() {
+  let nt;
+  try {
+    nt = require('node:test');
+  } catch (e) {
+    return;
+  }
+  if (typeof nt.beforeEach !== 'function' || typeof nt.afterEach !== 'function') return;
+  const stack = [];
+  nt.beforeEach((t) => {
+    try {
+      const name = typeof t.fullName === 'string' ? t.fullName
+        : (stack.length ? stack[stack.length - 1] + ' > ' : '') + String(t.name);
+      stack.push(name);
+      emit({ev: 'begin', name, file: typeof t.filePath === 'string' ? t.filePath : ''});
+    } catch (e) {
+      // only a signal for the watchdog
+    }
+  });
+  nt.afterEach(() => {
+    try {
+      if (stack.length) emit({ev: 'end', name: stack.pop()});
+    } catch (e) {
+      // only a signal for the watchdog
+    }
+  });
+}
+
 async function main() {
+  const usesNodeTest = (f) => {
+    try {
+      return /['"](node:)?test['"]/.test(fs.readFileSync(f, 'utf8'));
+    } catch (e) {
+      return false;
+    }
+  };
+  if (cfg.tests.some(usesNodeTest)) watchNodeTests();
   process.on('unhandledRejection', (reason) => {
     emit(Object.assign({ev: 'result', name: '(unhandled rejection)', file: cfg.source || '',
       line: 1}, describe(reason)));

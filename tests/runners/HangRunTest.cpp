@@ -1,0 +1,99 @@
+// The hang watchdog on real runs through the sandbox: a hung test is stopped, named, and the
+// tests it kept from running are reported not run, never failed. The hang bound is small here
+// (1.5 s, scaled); the quick tests beside it take milliseconds.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "RunHelpers.h"
+#include "TestTime.h"
+#include "TestUtil.h"
+#include "core/testing/Runner.h"
+
+using namespace greenlight::core::testing;
+using greenlight::test::TempWorkspace;
+using greenlight::test::find;
+using greenlight::test::describe;
+
+namespace {
+
+RunResult runHanging(const std::string& path) {
+  DiscoveryRequest dr;
+  dr.path = path;
+  std::string err;
+  auto plan = discoverTests(dr, &err);
+  REQUIRE(plan);
+  RunOptions opt;
+  opt.timeoutSeconds = 120;  // the whole run: far beyond the hang bound
+  opt.hangSeconds = 1.5 * gltest::timeScale();
+  return runPlan(*plan, opt);
+}
+
+}  // namespace
+
+TEST_CASE("hang watchdog: unittest, the hung test named, the rest not run") {
+  TempWorkspace ws;
+  auto src = ws.write("m.py", "def spin():\n    while True:\n        pass\n");
+  ws.write("test_m.py",
+           "import unittest\nfrom m import spin\n\n"
+           "class T(unittest.TestCase):\n"
+           "    def test_a(self):\n        self.assertEqual(1, 1)\n\n"
+           "    def test_b(self):\n        spin()\n\n"
+           "    def test_c(self):\n        self.assertEqual(2, 2)\n\n"
+           "    def test_d(self):\n        self.assertEqual(3, 3)\n");
+  // The project runner's sandbox runs as uid 65534 under root: it must enter the workspace.
+  std::filesystem::permissions(ws.root(), std::filesystem::perms::others_read | std::filesystem::perms::others_exec,
+                               std::filesystem::perm_options::add);
+  auto r = runHanging(src);
+  INFO(describe(r));
+  REQUIRE(r.error.empty());
+  CHECK_FALSE(r.cancelled);
+  const TestResult* a = nullptr;
+  const TestResult* b = nullptr;
+  std::vector<const TestResult*> notRun;
+  for (const auto& t : r.tests) {
+    if (t.name.find("test_a") != std::string::npos) a = &t;
+    if (t.name.find("test_b") != std::string::npos) b = &t;
+    if (t.outcome == "notrun") notRun.push_back(&t);
+  }
+  REQUIRE(a);
+  CHECK(a->status == TestStatus::Passed);
+  REQUIRE(b);
+  CHECK(b->status == TestStatus::Timeout);
+  CHECK(b->message.find("with no test finishing (stopped as hung)") != std::string::npos);
+  REQUIRE(notRun.size() == 2);
+  for (const auto* t : notRun) {
+    CHECK(t->status == TestStatus::Skipped);
+    CHECK(t->reason == "not run: the run was stopped after " + b->name + " hung");
+  }
+  CHECK(r.summary.failed == 0);
+  CHECK(r.summary.errors == 1);
+  CHECK(r.summary.skipped == 2);
+}
+
+TEST_CASE("hang watchdog: the built-in harnesses name the hung test (Python, node)") {
+  TempWorkspace ws;
+  auto py = ws.write("m.py", "def spin():\n    while True:\n        pass\n");
+  ws.write("test_m.py", "from m import spin\n\ndef test_ok():\n    assert 1 == 1\n\ndef test_spin():\n    spin()\n");
+  auto r = runHanging(py);
+  INFO(describe(r));
+  auto* ok = find(r, "test_ok");
+  REQUIRE(ok);
+  CHECK(ok->status == TestStatus::Passed);
+  auto* spin = find(r, "test_spin");
+  REQUIRE(spin);
+  CHECK(spin->status == TestStatus::Timeout);
+  CHECK(spin->message.find("with no test finishing") != std::string::npos);
+
+  auto js = ws.write("s.js", "function spin() {\n  for (;;) {}\n}\nmodule.exports = { spin };\n");
+  ws.write("s.test.js",
+           "const test = require('node:test');\nconst assert = require('node:assert');\nconst { spin } = require('./s');\n"
+           "test('ok', () => { assert.strictEqual(1, 1); });\n"
+           "test('spins', () => { spin(); });\n");
+  r = runHanging(js);
+  INFO(describe(r));
+  auto* spins = find(r, "spins");
+  REQUIRE(spins);
+  CHECK(spins->status == TestStatus::Timeout);
+  CHECK(spins->message.find("with no test finishing") != std::string::npos);
+}
