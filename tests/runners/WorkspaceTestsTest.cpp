@@ -175,3 +175,26 @@ TEST_CASE("workspace tests: changed files, unsaved text, links and the filesyste
 
   CHECK(listWorkspaceTests("/", {"/"}, {}, {}).folders.empty());
 }
+
+TEST_CASE("workspace tests: past the time budget, test files are listed without their tests") {
+  TempWorkspace ws;
+  populate(ws);
+  WorkspaceScanLimits noTime;
+  noTime.maxTime = std::chrono::milliseconds(0);
+  // The root asked for: walked, but every folder below it is left for later.
+  auto first = listWorkspaceTests(ws.root(), {ws.root()}, {}, {}, noTime);
+  CHECK(first.truncated);
+  CHECK(first.nodes.empty());
+  REQUIRE(folder(first, "tests/"));
+  CHECK(folder(first, "tests/")->state == FolderState::Unresolved);
+  // A folder asked for is walked; its test files come without their tests, marked unlisted.
+  auto tests = listWorkspaceTests(ws.root(), {ws.path("tests")}, {}, {}, noTime);
+  CHECK(tests.truncated);
+  CHECK(nodeIds(tests).count("tests/test_calc.py"));
+  CHECK_FALSE(nodeIds(tests).count("tests/test_calc.py::test_add"));
+  CHECK(std::find(tests.unlistedFiles.begin(), tests.unlistedFiles.end(), "tests/test_calc.py") != tests.unlistedFiles.end());
+  // With time, the same folder's files come with their tests and nothing is unlisted.
+  auto timed = listWorkspaceTests(ws.root(), {ws.path("tests")}, {}, {});
+  CHECK(timed.unlistedFiles.empty());
+  CHECK(nodeIds(timed).count("tests/test_calc.py::test_add"));
+}

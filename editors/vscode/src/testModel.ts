@@ -27,6 +27,9 @@ export interface ListedTest {
   uri: string;
   range: Range;
   parent: string | null;
+  // Workspace listing only: false on a test file listed without its tests (the server's time
+  // budget ran out); greenlight/listTests gives them when the user expands it.
+  resolved?: boolean;
 }
 
 export interface ListTestsResult {

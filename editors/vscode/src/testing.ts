@@ -70,10 +70,13 @@ export class TestingFeature implements vscode.Disposable, WorkspaceTree {
     this.workspace = new WorkspaceTests(this, log);
     this.controller.resolveHandler = async (item) => {
       if (!item) await Promise.all([this.workspace.list({}), this.listOpenDocuments()]);
-      else if (this.kinds.get(item.id) === 'folder' && item.canResolveChildren && item.uri) {
+      else if (item.canResolveChildren && item.uri) {
+        // An unresolved folder (the workspace listing's budget did not reach it), or a test file
+        // listed without its tests.
         item.busy = true;
         try {
-          await this.workspace.list({ folder: item.uri });
+          if (this.kinds.get(item.id) === 'folder') await this.workspace.list({ folder: item.uri });
+          else await this.listUri(item.uri);
         } finally {
           item.busy = false;
         }
@@ -122,15 +125,20 @@ export class TestingFeature implements vscode.Disposable, WorkspaceTree {
   }
 
   private async listDocument(doc: vscode.TextDocument): Promise<void> {
+    if (doc.uri.scheme !== 'file' || !this.languages.includes(doc.languageId)) return;
+    await this.listUri(doc.uri);
+  }
+
+  private async listUri(uri: vscode.Uri): Promise<void> {
     const client = this.client;
-    if (!client || doc.uri.scheme !== 'file' || !this.languages.includes(doc.languageId)) return;
+    if (!client) return;
     let result: ListTestsResult | null;
     try {
       result = await client.sendRequest<ListTestsResult | null>('greenlight/listTests', {
-        textDocument: { uri: client.code2ProtocolConverter.asUri(doc.uri) },
+        textDocument: { uri: client.code2ProtocolConverter.asUri(uri) },
       });
     } catch (e) {
-      this.log(`testing: greenlight/listTests ${doc.uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`);
+      this.log(`testing: greenlight/listTests ${uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
     if (client !== this.client || !result) return;
@@ -202,6 +210,7 @@ export class TestingFeature implements vscode.Disposable, WorkspaceTree {
       }
       item.range = toRange(listed.range);
       item.sortText = listed.kind === 'file' ? `1${listed.label}` : String(index).padStart(6, '0');
+      if (listed.kind === 'file') item.canResolveChildren = listed.resolved === false;
       this.dynamic.delete(listed.id);
       const file = fileOfId(listed.id);
       if (!listedByFile.has(file)) listedByFile.set(file, new Set());

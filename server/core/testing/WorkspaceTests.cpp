@@ -41,8 +41,13 @@ std::string folderId(const std::string& root, const std::string& dir) { return t
 
 class Listing {
  public:
-  Listing(const std::string& root, const WorkspaceScanLimits& limits, const std::function<bool()>& cancelled)
-      : root_(root), limits_(limits), cancelled_(cancelled), deadline_(std::chrono::steady_clock::now() + limits.maxTime) {}
+  Listing(const std::string& root, const OverlayProvider& overlay, const WorkspaceScanLimits& limits,
+          const std::function<bool()>& cancelled)
+      : root_(root),
+        overlay_(overlay),
+        limits_(limits),
+        cancelled_(cancelled),
+        deadline_(std::chrono::steady_clock::now() + limits.maxTime) {}
 
   void walk(const std::vector<std::string>& starts) {
     std::deque<std::pair<std::string, bool>> queue;  // dir, asked for
@@ -81,7 +86,14 @@ class Listing {
       }
       std::sort(subdirs.begin(), subdirs.end());
       for (auto& d : subdirs) queue.emplace_back(std::move(d), false);
-      files_.insert(found.begin(), found.end());
+      std::sort(found.begin(), found.end());
+      for (const auto& f : found) {
+        // Reading a file's tests is the walk's cost: past the time budget a file is listed
+        // without them (unlisted), for the editor to ask as the user expands it.
+        if (timeUp()) unlisted_.insert(f);
+        files_.insert(f);
+        if (!unlisted_.count(f)) trees_[f] = treeOf(f);
+      }
     }
   }
 
@@ -90,24 +102,24 @@ class Listing {
     if (!within(root_, file) || underSkipped(root_, file, false) || !isTestFilePath(file) || !fs::is_regular_file(file, ec))
       return;
     files_.insert(file);
+    trees_[file] = treeOf(file);
   }
 
-  WorkspaceTests result(const OverlayProvider& overlay) {
+  WorkspaceTests result() {
     WorkspaceTests out;
     std::vector<TestNode> nodes;
     std::set<std::string> withTests;  // folders that hold something
     for (const auto& file : files_) {
-      auto language = languageForPath(file);
-      if (!language) continue;
-      TestPlan plan;
-      plan.language = *language;
-      plan.sourceFile = file;
-      plan.sourceIsTestFile = true;
-      plan.workspaceRoot = root_;
-      auto tree = testTree(plan, overlay);
-      // A Python file named like a test that defines none (a helper, test_utils.py) is not shown;
-      // a C++ file of plain asserts in main() is one runnable file, as listTests lists it.
-      if (tree.size() < 2 && *language == Language::Python) continue;
+      std::vector<TestNode> tree;
+      if (unlisted_.count(file)) {
+        tree.push_back({testFileKey(root_, file), fs::path(file).filename().string(), TestNodeKind::File, "", file, 1, 1});
+        out.unlistedFiles.push_back(tree.front().id);
+      } else {
+        tree = std::move(trees_[file]);
+        // A Python file named like a test that defines none (a helper, test_utils.py) is not
+        // shown; a C++ file of plain asserts in main() is one runnable file, as listTests lists it.
+        if (tree.empty() || (tree.size() < 2 && languageForPath(file) == Language::Python)) continue;
+      }
       const std::string dir = fs::path(file).parent_path().string();
       tree.front().parent = dir == root_ ? "" : folderId(root_, dir);
       chain(dir, &withTests);
@@ -129,15 +141,24 @@ class Listing {
       out.folders.push_back(std::move(f));
     }
     out.nodes = std::move(nodes);
-    out.truncated = out.truncated || truncated_;
+    out.truncated = out.truncated || truncated_ || !out.unlistedFiles.empty();
     return out;
   }
 
  private:
-  bool exhausted() {
-    if (cancelled_ && cancelled_()) return true;
-    return entries_ >= limits_.maxEntries || files_.size() >= limits_.maxTestFiles ||
-           std::chrono::steady_clock::now() >= deadline_;
+  bool timeUp() { return (cancelled_ && cancelled_()) || std::chrono::steady_clock::now() >= deadline_; }
+  bool exhausted() { return timeUp() || entries_ >= limits_.maxEntries || files_.size() >= limits_.maxTestFiles; }
+
+  // The file's nodes as listTests gives them (the file itself is the plan's test file).
+  std::vector<TestNode> treeOf(const std::string& file) const {
+    auto language = languageForPath(file);
+    if (!language) return {};
+    TestPlan plan;
+    plan.language = *language;
+    plan.sourceFile = file;
+    plan.sourceIsTestFile = true;
+    plan.workspaceRoot = root_;
+    return testTree(plan, overlay_);
   }
   void state(const std::string& dir, FolderState st) { states_[dir] = st; }
   // `dir` and its parents up to the root are folders of the listing.
@@ -148,6 +169,7 @@ class Listing {
   }
 
   const std::string root_;
+  const OverlayProvider& overlay_;
   const WorkspaceScanLimits limits_;
   const std::function<bool()>& cancelled_;
   const std::chrono::steady_clock::time_point deadline_;
@@ -156,6 +178,8 @@ class Listing {
   std::set<std::string> walked_;
   std::map<std::string, FolderState> states_;
   std::set<std::string> files_;  // sorted: the listing is in path order
+  std::set<std::string> unlisted_;  // files listed without their tests (past the time budget)
+  std::map<std::string, std::vector<TestNode>> trees_;
 };
 
 }  // namespace
@@ -179,7 +203,7 @@ WorkspaceTests listWorkspaceTests(const std::string& rootIn, const std::vector<s
                                   const std::vector<std::string>& files, const OverlayProvider& overlay,
                                   const WorkspaceScanLimits& limits, const std::function<bool()>& cancelled) {
   const std::string root = normal(rootIn);
-  Listing listing(root, limits, cancelled);
+  Listing listing(root, overlay, limits, cancelled);
   // No listing walks the filesystem root (isFilesystemRoot: an editor opened at /).
   if (isFilesystemRoot(root)) return {};
   std::vector<std::string> starts;
@@ -191,7 +215,7 @@ WorkspaceTests listWorkspaceTests(const std::string& rootIn, const std::vector<s
   }
   listing.walk(starts);
   for (const auto& f : files) listing.addFile(normal(f));
-  return listing.result(overlay);
+  return listing.result();
 }
 
 }  // namespace greenlight::core::testing

@@ -10,6 +10,8 @@
 // _build, a CMakeCache.txt), coverage output. The walk stops at a budget of directory entries,
 // test files and time; the folders it did not reach are returned *unresolved*, and the editor
 // asks for each again as the user expands it, so a large repository is listed folder by folder.
+// Reading the tests of a file is most of the cost: past the time budget a test file is listed
+// without its tests (unlistedFiles), to be read when the user expands it.
 //
 // Reads files (through the overlay: unsaved text first) and runs nothing.
 // Thread-safety: pure functions; call them from a worker, never from the loop.
@@ -54,7 +56,10 @@ struct WorkspaceTests {
   // The test files' nodes, each file's as testTree gives them (parents first); a file node's
   // `parent` is its folder's id ("" under the root).
   std::vector<TestNode> nodes;
-  bool truncated = false;  // some folder is unresolved
+  // Ids of test files listed without their tests: the time budget ran out before they were
+  // read. Ask for them on their own (listTests) as the user expands them.
+  std::vector<std::string> unlistedFiles;
+  bool truncated = false;  // some folder is unresolved or some file unlisted
 };
 
 // Whether the walk skips the directory `dir` (see above). `dir` is absolute.

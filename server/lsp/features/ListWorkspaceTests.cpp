@@ -13,7 +13,8 @@
 // Items are greenlight/listTests's ({"id", "label", "kind", "uri", "range", "parent"}, same ids)
 // under folder items {"id": "tests/unit/", "label": "unit", "kind": "folder", "uri", "parent",
 // "resolved"?}: a file's parent is its folder (null in the root). `resolved: false`: the walk's
-// budget (core/testing/WorkspaceTests.h) did not reach it; ask for it with `folder`.
+// budget (core/testing/WorkspaceTests.h) did not reach it; ask for it with `folder`. A file item
+// with `resolved: false` was listed without its tests (the time budget ran out): ask listTests.
 // `resolved: true`: its content is complete in this answer. Absent: a folder only passed
 // through on the way to a changed file. `truncated`: some folder is unresolved or a folder had
 // more than the budget.
@@ -21,6 +22,7 @@
 // Threading: params decoded on the loop; the walk runs on the pool, which replies. Reads files
 // and runs nothing.
 #include <filesystem>
+#include <set>
 
 #include "core/testing/WorkspaceTests.h"
 #include "lsp/Server.h"
@@ -69,7 +71,11 @@ Json listingJson(const ct::WorkspaceTests& listing, const ct::OverlayProvider& o
     if (f.state != ct::FolderState::Passed) item["resolved"] = f.state == ct::FolderState::Walked;
     items.push_back(std::move(item));
   }
-  for (auto& item : testItemsJson(listing.nodes, "", "", overlay, enc)) items.push_back(std::move(item));
+  const std::set<std::string> unlisted(listing.unlistedFiles.begin(), listing.unlistedFiles.end());
+  for (auto& item : testItemsJson(listing.nodes, "", "", overlay, enc)) {
+    if (unlisted.count(item["id"].get<std::string>())) item["resolved"] = false;
+    items.push_back(std::move(item));
+  }
   return Json{{"items", std::move(items)}, {"truncated", listing.truncated}};
 }
 

@@ -134,8 +134,10 @@ local function merge_workspace(st, result, scope, root)
     if item.parent == vim.NIL then item.parent = nil end
     if item.kind == 'file' or item.kind == 'folder' then item.workspace = true end
     if item.kind == 'folder' and item.resolved == nil and st.items[item.id] then item.resolved = st.items[item.id].resolved end
-    -- A file listTests put at the top moves into its folder: drop the old entry's place.
     remember(st, item)
+    -- A test file is listed with its tests (resolved nil) or without them (false: the server's
+    -- time budget ran out; <CR> asks listTests).
+    if item.kind == 'file' then st.items[item.id].resolved = item.resolved end
   end
   -- Folders with nothing left in them go (an unresolved one may still hold tests).
   local changed = true
@@ -194,6 +196,7 @@ function M.list(client, uri, done)
         local known = st.items[item.id]
         if item.kind == 'file' and not item.parent and known and known.parent then item.parent = known.parent end
         remember(st, item)
+        if item.kind == 'file' then st.items[item.id].resolved = nil end
       end
     end
     if done then done(result and result.items, err) end
@@ -248,9 +251,8 @@ function M.lines()
       local status = status_of(st, id, children)
       local r = st.results[id] or {}
       local label = item.label or id
-      if item.kind == 'folder' then
-        label = label .. '/' .. (item.resolved == false and '  (<CR> lists it)' or '')
-      end
+      if item.kind == 'folder' then label = label .. '/' end
+      if item.resolved == false then label = label .. '  (<CR> lists it)' end
       local text = string.rep('  ', depth) .. (M.signs[status or 'none'] or M.signs.none) .. ' ' .. label
       if type(r.durationMs) == 'number' and item.kind ~= 'file' and item.kind ~= 'group' and status ~= 'queued' then
         text = text .. string.format('  %d ms', math.floor(r.durationMs + 0.5))
@@ -313,10 +315,12 @@ end
 function M.jump()
   local l, item, r = M.current()
   if not l then return end
-  if item.kind == 'folder' then
+  if item.kind == 'folder' or (item.kind == 'file' and item.resolved == false) then
     local client = compat.get_client(l.client_id)
-    if client and item.resolved == false then M.list_workspace(client, { folder = item.uri }) end
-    return
+    if client and item.resolved == false then
+      if item.kind == 'folder' then M.list_workspace(client, { folder = item.uri }) else M.list(client, item.uri) end
+    end
+    if item.kind == 'folder' or item.resolved == false then return end
   end
   local target = item
   if r and (r.status == 'failed' or r.status == 'errored') and type(r.location) == 'table' then target = r.location end
