@@ -393,6 +393,9 @@ export async function workspaceTests({ wb, workspace }) {
   const { value, held } = await wb.poll(() => wb.testRows(), (r) => !r.some((row) => /^test_extra/.test(row.label)), wb.timeoutMs);
   assert.ok(held, `test_extra.py, deleted on disk, is still in the Testing view: ${JSON.stringify(value)}`);
   assert.equal(await openEditors(), 0, 'an editor was opened');
+  // The next scenario starts with no notification of this run left over.
+  await wb.waitFor('the run\'s progress notification to close', () =>
+    ![...document.querySelectorAll('.notification-toast')].some((t) => /Running tests/.test(t.innerText)));
   await wb.shot('12b-workspace-tests-run');
   return `listed before any file was opened: ${listed.map((r) => r.label).join(', ')}; after the run: ${rows
     .filter((r) => /^test_(slugify|initials)/.test(r.label))
