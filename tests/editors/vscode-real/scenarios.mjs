@@ -442,7 +442,8 @@ export const kScenarios = [
   { id: 9, name: 'run one test from the gutter', fn: testingGutter, provider: true },
   { id: 10, name: '"Fix" from a failed test\'s context menu in the Testing view', fn: testingFix, provider: true },
   { id: 11, name: 'the ✨ Generate lens goes once the stub is implemented', fn: generateLens, provider: true },
-  // A fresh window where no file was opened yet: the no-provider session's first.
-  { id: 12, name: 'the Testing view lists the workspace\'s tests before any file is opened', fn: workspaceTests, provider: false },
+  // In a window of its own where no file was opened yet (its run would leave results and
+  // problems behind for the scenarios after it).
+  { id: 12, name: 'the Testing view lists the workspace\'s tests before any file is opened', fn: workspaceTests, provider: false, fresh: true },
   { id: 6, name: 'no provider configured: one clear message', fn: noProvider, provider: false },
 ];
