@@ -50,3 +50,19 @@ for _, buf in ipairs(vim.api.nvim_list_bufs()) do
     require('greenlight').maybe_attach(buf)
   end
 end
+
+-- The workspace's tests (the summary, neotest) follow the files: a saved file is listed again,
+-- and everything when Neovim gets the focus back (a git checkout or a generator in a terminal).
+vim.api.nvim_create_autocmd('BufWritePost', {
+  group = group,
+  callback = function(args)
+    if package.loaded['greenlight.tests'] then require('greenlight.tests').changed(vim.api.nvim_buf_get_name(args.buf)) end
+  end,
+})
+vim.api.nvim_create_autocmd('FocusGained', {
+  group = group,
+  callback = function()
+    if not package.loaded['greenlight.tests'] then return end
+    for _, client in ipairs(require('greenlight').clients()) do require('greenlight.tests').list_workspace(client, {}) end
+  end,
+})

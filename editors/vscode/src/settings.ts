@@ -54,6 +54,8 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'refine.candidates', kind: int(1, 8), defaultValue: 1, forServer: true },
   { key: 'refine.timeoutSeconds', kind: positive(3600), defaultValue: 300, forServer: true },
   { key: 'refine.preview', kind: bool(), defaultValue: false, forServer: true },
+  { key: 'refine.requireCoverage', kind: bool(), defaultValue: false, forServer: true },
+  { key: 'generate.testsFirst', kind: { type: 'enum', values: ['ask', 'always', 'never'] }, defaultValue: 'ask', forServer: true },
   { key: 'runOnSave', kind: bool(), defaultValue: true, forServer: true },
   { key: 'sandbox.timeLimitSeconds', kind: positiveOrNull(), defaultValue: null, forServer: true },
   { key: 'sandbox.memoryLimitMB', kind: int(1), defaultValue: 512, forServer: true },

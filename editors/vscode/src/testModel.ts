@@ -4,6 +4,7 @@
 // TestMessage says, which of our own runs a server run belongs to.
 //
 //   greenlight/listTests     {textDocument: {uri}} -> {uri, items: ListedTest[]}
+//   greenlight/listWorkspaceTests {folder?: uri, uris?: uri[]} -> {items: ListedItem[], truncated}
 //   greenlight/testResults   {uri, run: {id, trigger, state, error?}, results: TestResultEntry[]}
 
 export interface Pos {
@@ -16,6 +17,8 @@ export interface Range {
 }
 
 export type TestKind = 'file' | 'group' | 'test' | 'case';
+// A tree item's kind: a test's, or a folder of the workspace listing.
+export type ItemKind = TestKind | 'folder';
 
 export interface ListedTest {
   id: string;
@@ -24,11 +27,79 @@ export interface ListedTest {
   uri: string;
   range: Range;
   parent: string | null;
+  // Workspace listing only: false on a test file listed without its tests (the server's time
+  // budget ran out); greenlight/listTests gives them when the user expands it.
+  resolved?: boolean;
 }
 
 export interface ListTestsResult {
   uri: string;
   items: ListedTest[];
+}
+
+// An item of the workspace listing: a test item as above, or a folder ("tests/unit/") that holds
+// test files. `resolved`: true when the answer holds all of the folder, false when the server's
+// budget did not reach it (list it as the user expands it), absent for a folder the answer only
+// passed through (a changed file's).
+export interface ListedFolder {
+  id: string;
+  label: string;
+  kind: 'folder';
+  uri: string;
+  parent: string | null;
+  resolved?: boolean;
+}
+export type ListedItem = ListedTest | ListedFolder;
+
+export interface ListWorkspaceTestsResult {
+  items: ListedItem[];
+  truncated: boolean;
+}
+
+export function isFolder(item: ListedItem): item is ListedFolder {
+  return item.kind === 'folder';
+}
+
+// Paths a file watcher reports that never hold a project's tests (the server skips the same and
+// more): not worth a request. `relative` is the path below the workspace folder, '/'-separated.
+const kUnwatchedSegments = new Set(['node_modules', '__pycache__', 'site-packages', 'dist', 'build', 'out', 'target', 'coverage']);
+export function isWatchedPath(relative: string): boolean {
+  return !relative
+    .split('/')
+    .some((seg) => seg.startsWith('.') || kUnwatchedSegments.has(seg) || seg.startsWith('build-') || seg.startsWith('cmake-build-'));
+}
+
+// Collects changed paths and hands them over together once they stop coming for `delayMs`
+// (a git checkout or a formatter touches many files at once: one request, not hundreds).
+export class ChangeBatch {
+  private readonly pending = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly delayMs: number,
+    private readonly flush: (uris: string[]) => void,
+  ) {}
+
+  add(uri: string): void {
+    this.pending.add(uri);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.fire(), this.delayMs);
+  }
+
+  fire(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.size === 0) return;
+    const uris = [...this.pending];
+    this.pending.clear();
+    this.flush(uris);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending.clear();
+  }
 }
 
 export type TestStatus = 'queued' | 'started' | 'passed' | 'failed' | 'errored' | 'skipped';

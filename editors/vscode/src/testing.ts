@@ -1,9 +1,10 @@
 // VS Code's Testing view (the beaker) and the editor gutter's run buttons, fed by the server's
 // test-view methods (testModel.ts has the wire and the decisions; README "The language server:
 // commands and test views"):
-//  - the tree: greenlight/listTests for every open Python/JavaScript/C++ document (again when one
-//    is opened or saved, and on the view's refresh): file -> class / describe -> test, cases added
-//    as results name them;
+//  - the tree: the workspace's tests from the start (workspaceTests.ts: folder -> file), and
+//    greenlight/listTests for every open Python/JavaScript/C++ document (again when one is opened
+//    or saved, and on the view's refresh): file -> class / describe -> test, cases added as
+//    results name them;
 //  - runs: the Run profile sends greenlight.runTests with the ids asked for (one request per
 //    file); cancelling the run cancels the request (the sandbox stops);
 //  - results: greenlight/testResults, streamed as tests finish, whatever ran them; runs this
@@ -21,16 +22,20 @@ import {
   failureMessage,
   fileOfId,
   isCase,
+  isFolder,
+  ItemKind,
+  ListedItem,
   ListTestsResult,
+  ListWorkspaceTestsResult,
   placeFor,
   Range as WireRange,
   RunRouter,
   runAction,
   runRequests,
-  TestKind,
   TestResultEntry,
   TestResultsParams,
 } from './testModel';
+import { WorkspaceScope, WorkspaceTests, WorkspaceTree } from './workspaceTests';
 
 export const kTestingCommands = { generate: 'greenlight.testing.generate', fix: 'greenlight.testing.fix' } as const;
 
@@ -40,12 +45,16 @@ function toRange(r: WireRange): vscode.Range {
 
 const kTriggerNames: Record<string, string> = { save: 'on save', generate: 'generation', fix: 'fix', runTests: 'run' };
 
-export class TestingFeature implements vscode.Disposable {
+export class TestingFeature implements vscode.Disposable, WorkspaceTree {
   readonly controller: vscode.TestController;
   private client: LanguageClient | undefined;
   private clientSubscription: vscode.Disposable | undefined;
   private readonly items = new Map<string, vscode.TestItem>();
-  private readonly kinds = new Map<string, TestKind>();
+  private readonly kinds = new Map<string, ItemKind>();
+  private readonly workspace: WorkspaceTests;
+  // Folders and files the workspace listing gave: only those can it say are gone (a source
+  // file's doctests come from listTests alone).
+  private readonly listedByWorkspace = new Set<string>();
   private readonly dynamic = new Set<string>();
   private readonly lastResults = new Map<string, { result: TestResultEntry; documentUri: string }>();
   private readonly applied = new WeakMap<vscode.TestRun, Map<string, string>>();
@@ -58,13 +67,28 @@ export class TestingFeature implements vscode.Disposable {
     private readonly log: (line: string) => void,
   ) {
     this.controller = vscode.tests.createTestController('greenlight', kProduct);
+    this.workspace = new WorkspaceTests(this, log);
     this.controller.resolveHandler = async (item) => {
-      if (!item) await this.listOpenDocuments();
+      if (!item) await Promise.all([this.workspace.list({}), this.listOpenDocuments()]);
+      else if (item.canResolveChildren && item.uri) {
+        // An unresolved folder (the workspace listing's budget did not reach it), or a test file
+        // listed without its tests.
+        item.busy = true;
+        try {
+          if (this.kinds.get(item.id) === 'folder') await this.workspace.list({ folder: item.uri });
+          else await this.listUri(item.uri);
+        } finally {
+          item.busy = false;
+        }
+      }
     };
-    this.controller.refreshHandler = () => this.listOpenDocuments();
+    this.controller.refreshHandler = async () => {
+      await Promise.all([this.workspace.list({}), this.listOpenDocuments()]);
+    };
     this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token), true);
     this.subscriptions.push(
       this.controller,
+      this.workspace,
       vscode.workspace.onDidOpenTextDocument((doc) => void this.listDocument(doc)),
       vscode.workspace.onDidSaveTextDocument((doc) => void this.listDocument(doc)),
       vscode.commands.registerCommand(kTestingCommands.fix, (item?: vscode.TestItem) => this.fixFromTest(item)),
@@ -78,10 +102,12 @@ export class TestingFeature implements vscode.Disposable {
     this.client = client;
     this.router = new RunRouter<vscode.TestRun>();
     this.clientSubscription = client.onNotification('greenlight/testResults', (params: TestResultsParams) => this.onResults(params));
+    this.workspace.attach(client);
     void this.listOpenDocuments();
   }
 
   detach(): void {
+    this.workspace.detach();
     this.clientSubscription?.dispose();
     this.clientSubscription = undefined;
     this.client = undefined;
@@ -99,28 +125,72 @@ export class TestingFeature implements vscode.Disposable {
   }
 
   private async listDocument(doc: vscode.TextDocument): Promise<void> {
+    if (doc.uri.scheme !== 'file' || !this.languages.includes(doc.languageId)) return;
+    await this.listUri(doc.uri);
+  }
+
+  private async listUri(uri: vscode.Uri): Promise<void> {
     const client = this.client;
-    if (!client || doc.uri.scheme !== 'file' || !this.languages.includes(doc.languageId)) return;
+    if (!client) return;
     let result: ListTestsResult | null;
     try {
       result = await client.sendRequest<ListTestsResult | null>('greenlight/listTests', {
-        textDocument: { uri: client.code2ProtocolConverter.asUri(doc.uri) },
+        textDocument: { uri: client.code2ProtocolConverter.asUri(uri) },
       });
     } catch (e) {
-      this.log(`testing: greenlight/listTests ${doc.uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`);
+      this.log(`testing: greenlight/listTests ${uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
     if (client !== this.client || !result) return;
-    this.merge(result);
+    this.merge(result.items, false);
   }
 
-  private merge(result: ListTestsResult): void {
+  // The workspace listing (workspaceTests.ts): its items merged as listTests's are, then what it
+  // says is gone goes: in a folder walked whole, what it no longer lists; at changed paths, what
+  // is no longer a test file there; folders left empty.
+  mergeWorkspace(result: ListWorkspaceTestsResult, scope: WorkspaceScope): void {
+    const listed = new Set(result.items.map((i) => i.id));
+    const unresolved = result.items.filter((i) => isFolder(i) && i.resolved === false).map((i) => vscode.Uri.parse(i.uri).fsPath);
+    const under = (item: vscode.TestItem, dir: string) => !!item.uri && (item.uri.fsPath === dir || item.uri.fsPath.startsWith(dir + '/'));
+    const walked: string[] = [];
+    if (scope.uris) walked.push(...scope.uris.map((u) => u.fsPath));
+    else if (scope.folder) walked.push(scope.folder.fsPath);
+    else {
+      const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+      if (root) walked.push(root);
+    }
+    const stale: vscode.TestItem[] = [];
+    for (const [id, item] of this.items) {
+      const kind = this.kinds.get(id);
+      if ((kind !== 'folder' && kind !== 'file') || listed.has(id) || !this.listedByWorkspace.has(id)) continue;
+      if (walked.some((dir) => under(item, dir)) && !unresolved.some((dir) => under(item, dir))) stale.push(item);
+    }
+    for (const item of stale) if (this.items.get(item.id) === item) this.remove(item);
+    this.merge(result.items, true);
+    this.pruneEmptyFolders();
+  }
+
+  private pruneEmptyFolders(): void {
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const [id, item] of this.items) {
+        if (this.kinds.get(id) === 'folder' && item.children.size === 0 && !item.canResolveChildren) {
+          this.remove(item);
+          changed = true;
+        }
+      }
+    }
+  }
+
+  private merge(items: readonly ListedItem[], fromWorkspace: boolean): void {
     const listedByFile = new Map<string, Set<string>>();
-    result.items.forEach((listed, index) => {
+    items.forEach((listed, index) => {
       const uri = vscode.Uri.parse(listed.uri);
       let item = this.items.get(listed.id);
-      const parent = listed.parent ? this.items.get(listed.parent) : undefined;
-      if (item && item.parent !== parent && !(item.parent === undefined && parent === undefined)) {
+      let parent = listed.parent ? this.items.get(listed.parent) : undefined;
+      // listTests knows no folders: a file the workspace listing put in its folder stays there.
+      if (!fromWorkspace && listed.kind === 'file' && !listed.parent && item?.parent) parent = item.parent;
+      if (item && item.parent !== parent) {
         this.remove(item);
         item = undefined;
       }
@@ -130,9 +200,17 @@ export class TestingFeature implements vscode.Disposable {
         this.items.set(listed.id, item);
       }
       item.label = listed.label;
-      item.range = toRange(listed.range);
-      item.sortText = String(index).padStart(6, '0');
       this.kinds.set(listed.id, listed.kind);
+      if (fromWorkspace && (listed.kind === 'file' || listed.kind === 'folder')) this.listedByWorkspace.add(listed.id);
+      if (isFolder(listed)) {
+        // Folders first, by name; an unresolved one is listed when the user expands it.
+        item.sortText = `0${listed.label}`;
+        if (listed.resolved !== undefined) item.canResolveChildren = !listed.resolved;
+        return;
+      }
+      item.range = toRange(listed.range);
+      item.sortText = listed.kind === 'file' ? `1${listed.label}` : String(index).padStart(6, '0');
+      if (listed.kind === 'file') item.canResolveChildren = listed.resolved === false;
       this.dynamic.delete(listed.id);
       const file = fileOfId(listed.id);
       if (!listedByFile.has(file)) listedByFile.set(file, new Set());
@@ -158,6 +236,7 @@ export class TestingFeature implements vscode.Disposable {
     (item.parent ? item.parent.children : this.controller.items).delete(item.id);
     this.items.delete(item.id);
     this.kinds.delete(item.id);
+    this.listedByWorkspace.delete(item.id);
     this.dynamic.delete(item.id);
   }
 
@@ -180,10 +259,19 @@ export class TestingFeature implements vscode.Disposable {
 
   // ---- runs ----------------------------------------------------------------------------------
 
+  // The test file an item is in (or is): its file item's URI.
   private fileUriOf(item: vscode.TestItem): string | undefined {
     let top = item;
-    while (top.parent) top = top.parent;
+    while (top.parent && this.kinds.get(top.id) !== 'file') top = top.parent;
     return top.uri && this.client ? this.client.code2ProtocolConverter.asUri(top.uri) : undefined;
+  }
+
+  // A folder stands for the test files under it (those listed so far).
+  private filesUnder(item: vscode.TestItem): vscode.TestItem[] {
+    if (this.kinds.get(item.id) !== 'folder') return [item];
+    const out: vscode.TestItem[] = [];
+    item.children.forEach((child) => out.push(...this.filesUnder(child)));
+    return out;
   }
 
   private async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
@@ -199,7 +287,7 @@ export class TestingFeature implements vscode.Disposable {
       const asked: vscode.TestItem[] = [];
       if (request.include) asked.push(...request.include);
       else this.controller.items.forEach((i) => asked.push(i));
-      const chosen = asked.filter((i) => !excluded.has(i.id));
+      const chosen = asked.filter((i) => !excluded.has(i.id)).flatMap((i) => this.filesUnder(i)).filter((i) => !excluded.has(i.id));
       const enqueue = (item: vscode.TestItem) => {
         const kind = this.kinds.get(item.id);
         if (kind === 'test' || kind === 'case') run.enqueued(item);
@@ -217,7 +305,8 @@ export class TestingFeature implements vscode.Disposable {
       const specs = runRequests(
         chosen.flatMap((i) => {
           const fileUri = this.fileUriOf(i);
-          return fileUri ? [{ id: i.id, kind: this.kinds.get(i.id) ?? 'test', fileUri }] : [];
+          const kind = this.kinds.get(i.id) ?? 'test';
+          return fileUri && kind !== 'folder' ? [{ id: i.id, kind, fileUri }] : [];
         }),
       );
       await Promise.all(

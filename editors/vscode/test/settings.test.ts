@@ -143,3 +143,18 @@ test('refine.*: bounded budget, preview a boolean, all sent in the DESIGN.md sha
   assert.ok(validateSettings(source({ 'refine.timeoutSeconds': 3601 })).problems.length === 1);
   assert.ok(validateSettings(source({ 'refine.maxRounds': 2.5 })).problems.length === 1);
 });
+
+test('refine.requireCoverage a boolean, generate.testsFirst one of ask/always/never, sent nested', () => {
+  const ok = validateSettings(source({ 'refine.requireCoverage': true, 'generate.testsFirst': 'never' }));
+  assert.deepEqual(ok.problems, []);
+  assert.deepEqual(serverSettings(ok), { refine: { requireCoverage: true }, generate: { testsFirst: 'never' } });
+
+  const bad = validateSettings(source({ 'refine.requireCoverage': 'yes', 'generate.testsFirst': 'sometimes' }));
+  assert.deepEqual(serverSettings(bad), {}, 'nothing invalid is sent');
+  assert.deepEqual([...bad.problems].sort(), [
+    'greenlight.generate.testsFirst: expected one of "ask", "always", "never", got "sometimes"; not sent to the server (its own layers decide)',
+    'greenlight.refine.requireCoverage: expected true or false, got "yes"; not sent to the server (its own layers decide)',
+  ]);
+  assert.equal(bad.effective.get('generate.testsFirst'), 'ask', 'the default stays effective');
+  assert.equal(bad.effective.get('refine.requireCoverage'), false);
+});

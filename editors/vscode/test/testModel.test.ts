@@ -3,7 +3,7 @@
 // file, and which TestRun a server run belongs to.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { failureMessage, fileOfId, isCase, placeFor, RunRouter, runAction, runRequests, TestResultsParams } from '../src/testModel';
+import { ChangeBatch, failureMessage, fileOfId, isCase, isFolder, isWatchedPath, placeFor, RunRouter, runAction, runRequests, TestResultsParams } from '../src/testModel';
 
 const range = { start: { line: 9, character: 0 }, end: { line: 9, character: 0 } };
 
@@ -82,4 +82,32 @@ test('run router: our requests get their server runs in order; other triggers ge
   assert.deepEqual(router.route(params(5, 'runTests', 'started'), create), { run: 'background-3', ours: false });
   // A finished notification of a run never seen, with no results: nothing to show.
   assert.equal(router.route(params(6, 'save', 'finished'), create), undefined);
+});
+
+test('workspace listing: watched paths, folders told from tests', () => {
+  for (const p of ['tests/test_m.py', 'src/__tests__/a.js', 'web/sum.spec.ts', 'buildtools/x_test.cpp']) assert.ok(isWatchedPath(p), p);
+  for (const p of ['node_modules/x/a.test.js', '.git/index', '.venv/lib/test_a.py', 'pkg/__pycache__/test_a.pyc', 'build-debug/t_test.cpp', 'dist/a.test.js'])
+    assert.ok(!isWatchedPath(p), p);
+  assert.ok(isFolder({ id: 'tests/', label: 'tests', kind: 'folder', uri: 'file:///w/tests', parent: null }));
+  assert.ok(!isFolder({ id: 'tests/test_m.py', label: 'test_m.py', kind: 'file', uri: 'file:///w/tests/test_m.py', parent: 'tests/', range }));
+});
+
+test('workspace listing: changes are batched into one request once they stop coming', async () => {
+  const flushed: string[][] = [];
+  const batch = new ChangeBatch(30, (uris) => flushed.push(uris));
+  batch.add('file:///w/a_test.py');
+  batch.add('file:///w/b_test.py');
+  batch.add('file:///w/a_test.py');
+  assert.deepEqual(flushed, [], 'nothing before the delay');
+  await new Promise((r) => setTimeout(r, 120));
+  assert.deepEqual(flushed, [['file:///w/a_test.py', 'file:///w/b_test.py']]);
+  batch.add('file:///w/c_test.py');
+  batch.fire();
+  assert.deepEqual(flushed[1], ['file:///w/c_test.py'], 'fire() hands over at once');
+  batch.fire();
+  assert.equal(flushed.length, 2, 'an empty batch sends nothing');
+  batch.add('file:///w/d_test.py');
+  batch.dispose();
+  await new Promise((r) => setTimeout(r, 80));
+  assert.equal(flushed.length, 2, 'nothing after dispose');
 });

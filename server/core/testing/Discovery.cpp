@@ -421,6 +421,11 @@ bool sameFileTestsIn(const std::string& text) {
 
 }  // namespace
 
+bool isTestFilePath(const std::string& path) {
+  auto language = languageForPath(path);
+  return language && looksLikeTestFile(fs::path(path), *language);
+}
+
 std::optional<TestPlan> discoverTests(const DiscoveryRequest& request, std::string* error) {
   std::error_code ec;
   fs::path source = fs::absolute(request.path, ec).lexically_normal();

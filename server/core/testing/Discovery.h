@@ -49,6 +49,10 @@ std::string findWorkspaceRoot(const std::string& file, const std::string& stopAt
 bool isFilesystemRoot(const std::string& dir);
 
 std::optional<Language> languageForPath(const std::string& path);
+// Whether `path` is named as a test file of its language (test_m.py, m_test.py, m.test.js,
+// m.spec.ts, __tests__/m.js, m_test.cpp, test_m.cpp): what discovery runs on its own, and what
+// the workspace listing (WorkspaceTests.h) lists.
+bool isTestFilePath(const std::string& path);
 
 struct StaticTest {
   std::string name;  // as the harness will report it ("test_fib", "TestX.test_y", "adds")

@@ -20,6 +20,7 @@ void registerAllFeatures(Server& server) {
   registerCancel(server, board);
   registerCodeLens(server, targets, board);
   registerListTests(server);
+  registerListWorkspaceTests(server);
 }
 
 }  // namespace greenlight::lsp

@@ -18,6 +18,7 @@ void registerCodeLens(Server& server, const std::shared_ptr<TargetCache>& cache,
                       const std::shared_ptr<TestBoard>& board);  // CodeLens.cpp
 void registerCancel(Server& server, const std::shared_ptr<TestBoard>& board);  // Cancel.cpp
 void registerListTests(Server& server);  // ListTests.cpp: greenlight/listTests
+void registerListWorkspaceTests(Server& server);  // ListWorkspaceTests.cpp: greenlight/listWorkspaceTests
 
 // Registers every feature on `server`; call before Server::start().
 void registerAllFeatures(Server& server);

@@ -37,9 +37,13 @@ H.run(30, function()
   table.sort(design_keys)
   table.sort(schema_keys)
   H.eq(schema_keys, design_keys, 'settings schema keys')
-  -- Every DESIGN default passes the schema (vim.NIL for null; the provider enum's first value).
+  -- Every DESIGN default passes the schema (vim.NIL for null; an enum's first value, as
+  -- "auto|openai|anthropic" and "ask|always|never" say).
   local defaults = flatten(fixture, '', {})
-  defaults.provider = 'auto'
+  for key, value in pairs(defaults) do
+    if type(value) == 'string' and value:find('|', 1, true) then defaults[key] = vim.split(value, '|', { plain = true })[1] end
+  end
+  H.eq(defaults['generate.testsFirst'], 'ask', 'the testsFirst default')
   local nested = {}
   for key, value in pairs(defaults) do
     local node = nested
@@ -62,13 +66,22 @@ H.run(30, function()
     'vim.g.greenlight.settings.refine.candidates: expected an integer >= 1, got number 1.5',
     'vim.g.greenlight.settings.refine.timeoutSeconds: expected a number > 0, got number 0',
     'vim.g.greenlight.settings.refine.preview: expected true or false, got string "yes"',
-    'vim.g.greenlight.settings.refine.rounds: unknown key (known: candidates, maxRounds, preview, timeoutSeconds)',
+    'vim.g.greenlight.settings.refine.rounds: unknown key (known: candidates, maxRounds, preview, requireCoverage, timeoutSeconds)',
   }) do
     H.contains(refine_text, expected, 'refine validation')
   end
   local valid_refine, none_refine = config.validate({ settings = { refine = { maxRounds = 5, preview = true } } })
   H.eq(none_refine, {}, 'problems for valid refine settings')
   H.eq(config.server_settings(valid_refine), { refine = { maxRounds = 5, preview = true } }, 'refine settings sent')
+  local _, bad_generate = config.validate({ settings = { refine = { requireCoverage = 'yes' }, generate = { testsFirst = 'sometimes' } } })
+  local generate_text = table.concat(bad_generate, '\n')
+  H.contains(generate_text, 'vim.g.greenlight.settings.refine.requireCoverage: expected true or false, got string "yes"', 'requireCoverage validation')
+  H.contains(generate_text, 'vim.g.greenlight.settings.generate.testsFirst: expected one of "ask", "always", "never", got string "sometimes"',
+    'testsFirst validation')
+  local valid_generate, none_generate = config.validate({ settings = { refine = { requireCoverage = true }, generate = { testsFirst = 'never' } } })
+  H.eq(none_generate, {}, 'problems for valid requireCoverage / testsFirst')
+  H.eq(config.server_settings(valid_generate), { refine = { requireCoverage = true }, generate = { testsFirst = 'never' } },
+    'requireCoverage / testsFirst sent')
 
   H.step('no vim.g.greenlight: defaults, nothing sent')
   vim.g.greenlight = nil

@@ -190,8 +190,10 @@ async function main() {
   const readme = opts['readme-image'] ?? path.join(shots, 'generate-readme.png');
   const results = [];
 
-  const withModel = scenarios.filter((s) => s.provider);
-  const without = scenarios.filter((s) => !s.provider);
+  // `fresh` scenarios get a code-server window of their own (one where no file was opened).
+  const withModel = scenarios.filter((s) => s.provider && !s.fresh);
+  const without = scenarios.filter((s) => !s.provider && !s.fresh);
+  for (const s of scenarios.filter((s) => s.fresh)) await session(`fresh-${s.id}`, [s], undefined, { workspace, shots, readme }, results);
   if (withModel.length) {
     const model = await startModel(tmp);
     step(`scripted model at ${model.url}`);

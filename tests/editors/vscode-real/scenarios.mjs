@@ -215,12 +215,17 @@ export async function noProvider({ wb }) {
 export async function testingView({ wb, shots }) {
   await wb.openFile('textutil.py');
   await wb.command('View: Show Testing');
+  // The workspace's tests are listed under their folders (scenario 12): python/ -> the file.
+  await wb.waitForTestRow(/^(python|test_textutil\.py)/, 'the python folder or the test file in the Testing view');
+  await wb.expandTestRows();
   const file = await wb.waitForTestRow(/^test_textutil\.py/, 'the test file in the Testing view');
   await wb.expandTestRows();
   await wb.waitForTestRow(/^test_slugify/, 'test_slugify in the Testing view');
   await wb.waitForTestRow(/^test_initials/, 'test_initials in the Testing view');
+  // The file's tests (Run All would run the whole workspace's, three languages).
+  await wb.testRowMenu(/^test_textutil\.py/);
   const mark = await wb.mark();
-  await wb.command('Test: Run All Tests');
+  await wb.chooseMenuItem('Run Test');
   await wb.seen('statusbar', /Greenlight: Running tests: 1 passed, 1 failed/, mark, 'the run\'s result in the status bar');
   await wb.expandTestRows();
   const failed = await wb.waitForTestRow(/^test_slugify/, 'test_slugify failed', 'failed');
@@ -267,9 +272,12 @@ export async function testingGutter({ wb }) {
 export async function testingFix({ wb }) {
   await wb.openFile('textutil.py');
   await wb.command('View: Show Testing');
+  await wb.waitForTestRow(/^(python|test_textutil\.py)/, 'the python folder or the test file in the Testing view');
   await wb.expandTestRows();
+  await wb.waitForTestRow(/^test_textutil\.py/, 'the test file in the Testing view');
+  await wb.testRowMenu(/^test_textutil\.py/);
   let mark = await wb.mark();
-  await wb.command('Test: Run All Tests');
+  await wb.chooseMenuItem('Run Test');
   await wb.seen('statusbar', /Greenlight: Running tests: 1 passed, 1 failed/, mark, 'the failing run in the status bar');
   await wb.expandTestRows();
   await wb.waitForTestRow(/^test_slugify/, 'test_slugify failed', 'failed');
@@ -330,6 +338,71 @@ export async function generateLens({ wb, workspace }) {
   return `lenses before: ${before.join(', ')}; after: ${after.join(', ')}; reopened: ${reopened.join(', ')}; status bar: "${statusOf(end)}"`;
 }
 
+// 12. Before any file is opened, the Testing view lists the workspace's tests (the server's
+// greenlight/listWorkspaceTests): folders, test files and their tests in the three languages. A
+// run from the view lands on the listed items (one row per test: the ids agree), and a test file
+// created or deleted on disk appears or goes without opening anything.
+export async function workspaceTests({ wb, workspace }) {
+  const openEditors = () => wb.page.evaluate(() => document.querySelectorAll('.editor-group-container .tab').length);
+  assert.equal(await openEditors(), 0, 'an editor is open before the scenario');
+  // The beaker in the activity bar: in a window where nothing was opened yet the palette has
+  // no "View: Show Testing" (code-server 4.9x).
+  await wb.page.locator('.activitybar .action-label[aria-label^="Testing"]').first().click();
+  await wb.waitForTestRow(/^python$/, 'the python folder in the Testing view');
+  await wb.expandTestRows();
+  for (const [re, what] of [
+    [/^javascript$/, 'the javascript folder'],
+    [/^cpp$/, 'the cpp folder'],
+    [/^test_textutil\.py/, 'test_textutil.py'],
+    [/^test_slugify/, 'test_slugify'],
+    [/^test_initials/, 'test_initials'],
+    [/^test_small/, 'test_small (test_triangle.py)'],
+    [/^mathutil\.test\.js/, 'mathutil.test.js'],
+    [/^gcd\b/, 'the gcd test of mathutil.test.js'],
+    [/^mathutil_test\.cpp/, 'mathutil_test.cpp'],
+  ]) {
+    await wb.expandTestRows();
+    await wb.waitForTestRow(re, `${what} in the Testing view before any file is opened`);
+  }
+  const listed = await wb.testRows();
+  assert.equal(await openEditors(), 0, 'listing the tests opened an editor');
+  await wb.shot('12a-workspace-tests');
+
+  // Run one listed file from its context menu: the results land on the listed rows.
+  await wb.testRowMenu(/^test_textutil\.py/);
+  const mark = await wb.mark();
+  await wb.chooseMenuItem('Run Test');
+  await wb.seen('statusbar', /Greenlight: Running tests: 1 passed, 1 failed/, mark, 'the run\'s result in the status bar');
+  await wb.waitForTestRow(/^test_slugify/, 'test_slugify failed', 'failed');
+  await wb.waitForTestRow(/^test_initials/, 'test_initials passed', 'passed');
+  const rows = await wb.testRows();
+  for (const name of ['test_slugify', 'test_initials']) {
+    assert.equal(rows.filter((r) => r.label.startsWith(name)).length, 1, `${name}: one row (a result on an unlisted id adds a second): ${JSON.stringify(rows)}`);
+  }
+
+  // Created on disk: listed; deleted: gone.
+  const extra = path.join(workspace, 'python/test_extra.py');
+  fs.writeFileSync(extra, 'def test_extra_added():\n    assert True\n');
+  try {
+    await wb.waitForTestRow(/^test_extra\.py/, 'test_extra.py, created on disk, in the Testing view');
+    await wb.expandTestRows();
+    await wb.waitForTestRow(/^test_extra_added/, 'test_extra_added in the Testing view');
+  } finally {
+    fs.rmSync(extra, { force: true });
+  }
+  const { value, held } = await wb.poll(() => wb.testRows(), (r) => !r.some((row) => /^test_extra/.test(row.label)), wb.timeoutMs);
+  assert.ok(held, `test_extra.py, deleted on disk, is still in the Testing view: ${JSON.stringify(value)}`);
+  assert.equal(await openEditors(), 0, 'an editor was opened');
+  // The next scenario starts with no notification of this run left over.
+  await wb.waitFor('the run\'s progress notification to close', () =>
+    ![...document.querySelectorAll('.notification-toast')].some((t) => /Running tests/.test(t.innerText)));
+  await wb.shot('12b-workspace-tests-run');
+  return `listed before any file was opened: ${listed.map((r) => r.label).join(', ')}; after the run: ${rows
+    .filter((r) => /^test_(slugify|initials)/.test(r.label))
+    .map((r) => `${r.label} [${r.state}]`)
+    .join(', ')}; test_extra.py appeared and went`;
+}
+
 // The result lens over slugify (the first line of lenses in textutil.py) matches `re`.
 async function waitForLens(wb, re, what) {
   await wb.waitFor(what, ({ source }) => {
@@ -369,5 +442,8 @@ export const kScenarios = [
   { id: 9, name: 'run one test from the gutter', fn: testingGutter, provider: true },
   { id: 10, name: '"Fix" from a failed test\'s context menu in the Testing view', fn: testingFix, provider: true },
   { id: 11, name: 'the ✨ Generate lens goes once the stub is implemented', fn: generateLens, provider: true },
+  // In a window of its own where no file was opened yet (its run would leave results and
+  // problems behind for the scenarios after it).
+  { id: 12, name: 'the Testing view lists the workspace\'s tests before any file is opened', fn: workspaceTests, provider: false, fresh: true },
   { id: 6, name: 'no provider configured: one clear message', fn: noProvider, provider: false },
 ];

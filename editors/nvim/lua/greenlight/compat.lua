@@ -99,6 +99,22 @@ function M.start(config, bufnr)
   return id
 end
 
+-- Starts a client for `config` with no buffer attached (vim.lsp.start attaches one before
+-- 0.11); M.start() reuses it for the buffers of its root. Returns the client id or nil.
+function M.start_detached(config)
+  local key = config.name .. '\0' .. tostring(config.root_dir)
+  -- 0.7 lists a client only once it is initialized: one still starting is found here.
+  if M.get_client(started[key]) then return started[key] end
+  local id
+  if vim.fn.has('nvim-0.11') == 1 then
+    id = vim.lsp.start(config, { attach = false })
+  else
+    id = vim.lsp.start_client(config)
+  end
+  if id then started[key] = id end
+  return id
+end
+
 -- vim.diff became vim.text.diff in 0.11.
 function M.diff(a, b, opts)
   local fn = (vim.text and vim.text.diff) or vim.diff

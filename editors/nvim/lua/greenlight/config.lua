@@ -79,7 +79,12 @@ M.settings_schema = {
     candidates = number({ integer = true, min = 1 }),
     timeoutSeconds = number({ above = 0 }),
     preview = boolean,
+    -- true: a passing candidate with new lines the tests never ran gets one more round.
+    requireCoverage = boolean,
   },
+  -- With no tests and no examples: "ask"/"always" ask the model for tests first (shown in the
+  -- preview to accept), "never" keeps the unverified result.
+  generate = { testsFirst = enum({ 'ask', 'always', 'never' }) },
   runOnSave = boolean,
   sandbox = {
     timeLimitSeconds = nullable_number({ above = 0 }),

@@ -160,14 +160,8 @@ local function on_exit(code, signal, client_id)
   end
 end
 
--- Starts (or reuses) the client for the buffer's root and attaches the buffer.
--- Returns the client id, or nil and a message.
-function M.attach(bufnr)
-  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  local existing = M.client(bufnr)
-  if existing then return existing.id end
-  local name = vim.api.nvim_buf_get_name(bufnr)
-  if name == '' or vim.bo[bufnr].buftype ~= '' then return nil, 'not a file buffer' end
+-- The client configuration for a workspace root, or nil and a message (no binary).
+local function client_config(root)
   local cfg = config.get()
   local path, source_or_error = binary.resolve(cfg)
   if not path then
@@ -180,8 +174,7 @@ function M.attach(bufnr)
   last_binary_error = nil
   local cmd = { path, 'lsp' }
   vim.list_extend(cmd, cfg.server.extra_args or {})
-  local root = find_root(name, cfg.root_markers)
-  local id = compat.start({
+  return {
     name = 'greenlight',
     cmd = cmd,
     root_dir = root,
@@ -197,6 +190,11 @@ function M.attach(bufnr)
     flags = { debounce_text_changes = 150 },
     on_init = function(client, result)
       M.server_info[client.id] = result and result.serverInfo or nil
+      -- The workspace's tests, listed in the background as the server starts (the summary and
+      -- the neotest adapter show them before any file of theirs is opened).
+      vim.schedule(function()
+        if compat.get_client(client.id) then tests.list_workspace(client, {}) end
+      end)
     end,
     on_attach = function(client, attached)
       if config.get().codelens then codelens.on_attach(client, attached) end
@@ -204,9 +202,41 @@ function M.attach(bufnr)
       if type(user) == 'function' then user(client, attached) end
     end,
     on_exit = on_exit,
-  }, bufnr)
+  }
+end
+
+-- Starts (or reuses) the client for the buffer's root and attaches the buffer.
+-- Returns the client id, or nil and a message.
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local existing = M.client(bufnr)
+  if existing then return existing.id end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == '' or vim.bo[bufnr].buftype ~= '' then return nil, 'not a file buffer' end
+  local root = find_root(name, config.get().root_markers)
+  local conf, err = client_config(root)
+  if not conf then return nil, err end
+  local id = compat.start(conf, bufnr)
   if not id then
-    local msg = 'could not start ' .. table.concat(cmd, ' ')
+    local msg = 'could not start ' .. table.concat(conf.cmd, ' ')
+    notify(msg, vim.log.levels.ERROR)
+    return nil, msg
+  end
+  return id
+end
+
+-- Starts (or reuses) the client of the workspace `dir` is in, with no buffer attached (the
+-- summary opened before any file). Returns the client id, or nil and a message.
+function M.start_root(dir)
+  local root = find_root(dir .. '/.', config.get().root_markers)
+  for _, client in ipairs(M.clients()) do
+    if client.config.root_dir == root then return client.id end
+  end
+  local conf, err = client_config(root)
+  if not conf then return nil, err end
+  local id = compat.start_detached(conf)
+  if not id then
+    local msg = 'could not start ' .. table.concat(conf.cmd, ' ')
     notify(msg, vim.log.levels.ERROR)
     return nil, msg
   end

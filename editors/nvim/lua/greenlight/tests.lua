@@ -1,14 +1,17 @@
--- The plugin's test view: the tests the server lists (greenlight/listTests) and what the last
--- runs said of them (greenlight/testResults, whatever ran them: :GreenlightRunTests, a save, a
+-- The plugin's test view: the tests the server lists (the whole workspace's from the server's
+-- start, greenlight/listWorkspaceTests; the tests near each open file, greenlight/listTests) and
+-- what the last runs said of them (greenlight/testResults, whatever ran them: :GreenlightRunTests, a save, a
 -- generation), the :GreenlightTests summary window, and the listeners the neotest adapter
 -- (lua/neotest-greenlight) subscribes with.
 --
--- The summary window lists files -> classes / describe blocks -> tests with a status sign
+-- The summary window lists folders -> files -> classes / describe blocks -> tests with a status sign
 -- (✔ passed, ✘ failed, ! errored, ○ skipped, … queued or running), the duration and the failure's
 -- first line. Keys: <CR> jumps to the test (to the failing assertion when it failed), r runs the
 -- test (or the file / group) under the cursor, g generates or fixes the code a failing test
 -- exercises (greenlight.fix on its diagnostic: a stub is written, wrong code rewritten), R lists
--- the tests again, q closes.
+-- the tests again, q closes. A folder the server's budget did not reach shows "(<CR> lists it)":
+-- a large repository is listed folder by folder. Saved files and files changed while Neovim was
+-- in the background (FocusGained) are listed again.
 local compat = require('greenlight.compat')
 
 local M = {}
@@ -73,6 +76,115 @@ function M.results_handler(err, params, ctx)
   return vim.NIL
 end
 
+local function under(path, dir)
+  return path == dir or path:sub(1, #dir + 1) == dir .. '/'
+end
+
+local function fname(uri)
+  local ok, path = pcall(vim.uri_to_fname, uri)
+  return ok and path or nil
+end
+
+-- Drops `ids` and everything below them.
+local function drop(st, ids)
+  local gone = {}
+  for _, id in ipairs(ids) do gone[id] = true end
+  local changed = true
+  while changed do
+    changed = false
+    for id, item in pairs(st.items) do
+      if not gone[id] and item.parent and gone[item.parent] then
+        gone[id] = true
+        changed = true
+      end
+    end
+  end
+  for id in pairs(gone) do st.items[id] = nil end
+  st.order = vim.tbl_filter(function(id) return not gone[id] end, st.order)
+end
+
+-- Merges a greenlight/listWorkspaceTests answer for `scope` ({} the workspace, {folder = uri},
+-- {uris = {...}}): what it walked and no longer lists goes (only what a workspace listing gave:
+-- a source file's doctests come from listTests), then its items, then folders left empty.
+local function merge_workspace(st, result, scope, root)
+  local listed, unresolved = {}, {}
+  for _, item in ipairs(result.items or {}) do
+    listed[item.id] = true
+    if item.kind == 'folder' and item.resolved == false then table.insert(unresolved, fname(item.uri)) end
+  end
+  local walked = {}
+  if scope.uris then
+    for _, u in ipairs(scope.uris) do table.insert(walked, fname(u)) end
+  elseif scope.folder then
+    table.insert(walked, fname(scope.folder))
+  elseif root then
+    table.insert(walked, root)
+  end
+  local stale = {}
+  for id, item in pairs(st.items) do
+    local path = item.workspace and not listed[id] and item.uri and fname(item.uri)
+    if path then
+      local in_walked = vim.tbl_contains(vim.tbl_map(function(d) return d and under(path, d) end, walked), true)
+      local in_unresolved = vim.tbl_contains(vim.tbl_map(function(d) return d and under(path, d) end, unresolved), true)
+      if in_walked and not in_unresolved then table.insert(stale, id) end
+    end
+  end
+  drop(st, stale)
+  for _, item in ipairs(result.items or {}) do
+    if item.parent == vim.NIL then item.parent = nil end
+    if item.kind == 'file' or item.kind == 'folder' then item.workspace = true end
+    if item.kind == 'folder' and item.resolved == nil and st.items[item.id] then item.resolved = st.items[item.id].resolved end
+    remember(st, item)
+    -- A test file is listed with its tests (resolved nil) or without them (false: the server's
+    -- time budget ran out; <CR> asks listTests).
+    if item.kind == 'file' then st.items[item.id].resolved = item.resolved end
+  end
+  -- Folders with nothing left in them go (an unresolved one may still hold tests).
+  local changed = true
+  while changed do
+    changed = false
+    local has_child = {}
+    for _, item in pairs(st.items) do
+      if item.parent then has_child[item.parent] = true end
+    end
+    local empty = {}
+    for id, item in pairs(st.items) do
+      if item.kind == 'folder' and item.resolved ~= false and not has_child[id] then table.insert(empty, id) end
+    end
+    if #empty > 0 then
+      drop(st, empty)
+      changed = true
+    end
+  end
+end
+
+-- Asks `client` for the workspace's tests (scope: nil or {} the workspace, {folder = uri}, or
+-- {uris = {...}} changed paths); merges them and calls done(items or nil, err).
+function M.list_workspace(client, scope, done)
+  scope = scope or {}
+  local params = vim.empty_dict()
+  if scope.folder then params = { folder = scope.folder } end
+  if scope.uris then params = { uris = scope.uris } end
+  local root = client.config and client.config.root_dir
+  local ok = compat.call(client, 'request', 'greenlight/listWorkspaceTests', params, function(err, result)
+    if not err and type(result) == 'table' then merge_workspace(state(client.id), result, scope, root) end
+    if done then done(result and result.items, err) end
+    schedule_render()
+  end)
+  if not ok and done then done(nil, { message = 'could not send greenlight/listWorkspaceTests' }) end
+end
+
+-- A file was saved (or changed outside): list it again in every client whose root holds it.
+function M.changed(path)
+  if type(path) ~= 'string' or path == '' then return end
+  for _, client in ipairs(require('greenlight').clients()) do
+    local root = client.config and client.config.root_dir
+    if root and under(path, root) and M.state[client.id] then
+      M.list_workspace(client, { uris = { vim.uri_from_fname(path) } })
+    end
+  end
+end
+
 -- Asks `client` for the tests near `uri`; merges them and calls done(items or nil, err).
 function M.list(client, uri, done)
   local ok = compat.call(client, 'request', 'greenlight/listTests', { textDocument = { uri = uri } }, function(err, result)
@@ -80,7 +192,11 @@ function M.list(client, uri, done)
       local st = state(client.id)
       for _, item in ipairs(result.items or {}) do
         if item.parent == vim.NIL then item.parent = nil end
+        -- listTests knows no folders: a file the workspace listing put in its folder stays there.
+        local known = st.items[item.id]
+        if item.kind == 'file' and not item.parent and known and known.parent then item.parent = known.parent end
         remember(st, item)
+        if item.kind == 'file' then st.items[item.id].resolved = nil end
       end
     end
     if done then done(result and result.items, err) end
@@ -134,7 +250,10 @@ function M.lines()
       local item = st.items[id]
       local status = status_of(st, id, children)
       local r = st.results[id] or {}
-      local text = string.rep('  ', depth) .. (M.signs[status or 'none'] or M.signs.none) .. ' ' .. (item.label or id)
+      local label = item.label or id
+      if item.kind == 'folder' then label = label .. '/' end
+      if item.resolved == false then label = label .. '  (<CR> lists it)' end
+      local text = string.rep('  ', depth) .. (M.signs[status or 'none'] or M.signs.none) .. ' ' .. label
       if type(r.durationMs) == 'number' and item.kind ~= 'file' and item.kind ~= 'group' and status ~= 'queued' then
         text = text .. string.format('  %d ms', math.floor(r.durationMs + 0.5))
       end
@@ -158,7 +277,7 @@ function M.render()
   view.lines = M.lines()
   local text = { kHeader }
   for _, l in ipairs(view.lines) do table.insert(text, l.text) end
-  if #view.lines == 0 then table.insert(text, '(no tests: open a Python, JavaScript or C++ file with tests near it)') end
+  if #view.lines == 0 then table.insert(text, '(no tests found in the workspace: open a Python, JavaScript or C++ file with tests near it)') end
   vim.bo[view.buf].modifiable = true
   vim.api.nvim_buf_set_lines(view.buf, 0, -1, false, text)
   vim.bo[view.buf].modifiable = false
@@ -196,6 +315,13 @@ end
 function M.jump()
   local l, item, r = M.current()
   if not l then return end
+  if item.kind == 'folder' or (item.kind == 'file' and item.resolved == false) then
+    local client = compat.get_client(l.client_id)
+    if client and item.resolved == false then
+      if item.kind == 'folder' then M.list_workspace(client, { folder = item.uri }) else M.list(client, item.uri) end
+    end
+    if item.kind == 'folder' or item.resolved == false then return end
+  end
   local target = item
   if r and (r.status == 'failed' or r.status == 'errored') and type(r.location) == 'table' then target = r.location end
   if type(target.uri) ~= 'string' then return notify('no location for ' .. l.id) end
@@ -231,6 +357,20 @@ function M.run()
   local client = compat.get_client(l.client_id)
   if not client then return notify('the server of these tests is not running', vim.log.levels.WARN) end
   local st = M.state[l.client_id]
+  if item.kind == 'folder' then
+    -- A folder: every test file listed under it, one run each.
+    local files = {}
+    for _, id in ipairs(st.order) do
+      local it = st.items[id]
+      local p = it and it.kind == 'file' and it.uri and fname(it.uri)
+      if p and under(p, fname(item.uri) or '\0') then table.insert(files, it.uri) end
+    end
+    if #files == 0 then return notify('no test files listed under ' .. (item.label or l.id)) end
+    for _, uri in ipairs(files) do
+      require('greenlight.commands').execute(client, 'greenlight.runTests', { { uri = uri } }, vim.uri_to_bufnr(uri))
+    end
+    return
+  end
   local uri = file_uri(st, item)
   if not uri then return notify('no file for ' .. l.id) end
   local args = { uri = uri }
@@ -268,8 +408,8 @@ function M.generate_or_fix()
     { { uri = r.location.uri, position = d.range.start, diagnostic = d } }, bufnr)
 end
 
--- Lists the tests near every buffer the greenlight clients serve; calls done() once all
--- answered.
+-- Lists the workspace's tests and those near every buffer the greenlight clients serve; calls
+-- done() once all answered.
 function M.refresh(done)
   local pending = 0
   local function finished()
@@ -277,6 +417,10 @@ function M.refresh(done)
     if pending == 0 and done then done() end
   end
   for _, client in ipairs(require('greenlight').clients()) do
+    if client.initialized then
+      pending = pending + 1
+      M.list_workspace(client, {}, finished)
+    end
     for _, bufnr in ipairs(compat.attached_buffers(client)) do
       if vim.api.nvim_buf_get_name(bufnr) ~= '' then
         pending = pending + 1
@@ -287,9 +431,12 @@ function M.refresh(done)
   if pending == 0 and done then done() end
 end
 
--- :GreenlightTests: opens (or focuses) the summary window on the right and fills it.
+-- :GreenlightTests: opens (or focuses) the summary window on the right and fills it. With no
+-- server running yet (no file opened), starts the one of the current directory's workspace; it
+-- lists the workspace's tests as it starts.
 function M.open()
   local from = vim.api.nvim_get_current_win()
+  if #require('greenlight').clients() == 0 then require('greenlight').start_root(vim.fn.getcwd()) end
   if M.view and vim.api.nvim_win_is_valid(M.view.win or -1) then
     vim.api.nvim_set_current_win(M.view.win)
   else

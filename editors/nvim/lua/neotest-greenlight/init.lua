@@ -3,12 +3,14 @@
 --
 --   require('neotest').setup({ adapters = { require('neotest-greenlight') } })
 --
--- Positions come from the server (greenlight/listTests: files -> classes / describe blocks ->
--- tests, with the server's stable ids), runs go through it (greenlight.runTests with the ids of
+-- Positions come from the server (greenlight/listWorkspaceTests for the file, which reads it and
+-- runs nothing; greenlight/listTests for a file it does not list: files -> classes / describe
+-- blocks -> tests, with the server's stable ids); neotest walks the workspace itself with
+-- filter_dir and is_test_file, which skip and recognise what the server's listing does, runs go through it (greenlight.runTests with the ids of
 -- what neotest asked to run, in the sandbox, unsaved text included), and results stream from
 -- greenlight/testResults into neotest's `stream` as each test finishes. Nothing here starts a
 -- process of its own: the RunSpec carries a strategy function that talks to the greenlight
--- client of the file (started for it when no buffer of its workspace is open yet).
+-- client of the file (started for its workspace when no buffer of it is open yet).
 --
 -- Neotest runs adapter functions in nvim-nio tasks; this module requires nio only when neotest
 -- calls it, so loading the plugin never needs neotest or nio.
@@ -16,8 +18,11 @@ local compat = require('greenlight.compat')
 
 local M = { name = 'greenlight' }
 
-local kSkipDirs = { ['.git'] = true, node_modules = true, __pycache__ = true, ['.venv'] = true, venv = true,
-  build = true, dist = true, ['.tox'] = true, ['.mypy_cache'] = true, ['.pytest_cache'] = true }
+-- The directories the server's workspace listing skips (core/testing/WorkspaceTests.h): dot
+-- directories, dependencies, virtualenvs, caches, build output.
+local kSkipDirs = { node_modules = true, bower_components = true, jspm_packages = true, __pycache__ = true,
+  ['site-packages'] = true, ['dist-packages'] = true, build = true, dist = true, out = true, target = true, _build = true,
+  htmlcov = true, coverage = true, venv = true, __pypackages__ = true }
 
 local function nio()
   return require('nio')
@@ -40,23 +45,31 @@ function M.root(dir)
   end
 end
 
-function M.filter_dir(name)
-  return not kSkipDirs[name]
+function M.filter_dir(name, rel_path, root)
+  if name:sub(1, 1) == '.' or kSkipDirs[name] or name:match('^build%-') or name:match('^cmake%-build%-') or name:match('%.egg%-info$') then
+    return false
+  end
+  -- A virtualenv or a CMake build tree under any name.
+  local dir = rel_path and root and (root .. '/' .. rel_path) or nil
+  if dir and (compat.uv.fs_stat(dir .. '/pyvenv.cfg') or compat.uv.fs_stat(dir .. '/CMakeCache.txt')) then return false end
+  return true
 end
 
 -- Test files by greenlight's naming rules (DESIGN.md "Nearby tests").
 function M.is_test_file(path)
   local name = path:match('[^/]+$') or path
   if name:match('^test_.+%.py$') or name:match('.+_test%.py$') then return true end
-  if name:match('%.test%.[mc]?js$') or name:match('%.spec%.[mc]?js$') then return true end
-  if path:match('/__tests__/[^/]+%.[mc]?js$') then return true end
+  for _, ext in ipairs({ 'js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx' }) do
+    if name:match('%.test%.' .. ext .. '$') or name:match('%.spec%.' .. ext .. '$') then return true end
+    if path:match('/__tests__/[^/]+%.' .. ext .. '$') then return true end
+  end
   if name:match('.+_test%.cpp$') or name:match('.+_test%.cc$') or name:match('.+_test%.cxx$') then return true end
   if name:match('^test_.+%.cpp$') or name:match('^test_.+%.cc$') or name:match('^test_.+%.cxx$') then return true end
   return false
 end
 
 -- The live greenlight client that serves `path`: one whose root holds it, else one started for
--- it (the file is loaded into an unlisted buffer and attached as its FileType would). Async.
+-- its workspace (no buffer is loaded for it). Async.
 local function client_for(path)
   nio().scheduler()
   local greenlight = require('greenlight')
@@ -64,12 +77,7 @@ local function client_for(path)
     local root = client.config.root_dir
     if root and (path == root or path:sub(1, #root + 1) == root .. '/') then return client end
   end
-  local bufnr = vim.fn.bufadd(path)
-  vim.fn.bufload(bufnr)
-  if vim.bo[bufnr].filetype == '' then
-    vim.api.nvim_buf_call(bufnr, function() vim.cmd('filetype detect') end)
-  end
-  local id, err = greenlight.attach(bufnr)
+  local id, err = greenlight.start_root(vim.fn.fnamemodify(path, ':h'))
   if not id then error('greenlight: no server for ' .. path .. ': ' .. tostring(err)) end
   for _ = 1, 1500 do
     local client = compat.get_client(id)
@@ -107,11 +115,19 @@ end
 function M.discover_positions(path)
   local client = client_for(path)
   local uri = vim.uri_from_fname(path)
-  local result = request(client, 'greenlight/listTests', { textDocument = { uri = uri } }) or {}
-  local file_key
-  for _, item in ipairs(result.items or {}) do
-    if item.kind == 'file' and vim.uri_to_fname(item.uri) == path then file_key = item.id end
+  local function file_of(result)
+    for _, item in ipairs(result.items or {}) do
+      if item.kind == 'file' and vim.uri_to_fname(item.uri) == path then return item.id end
+    end
+    return nil
   end
+  -- The workspace listing of this one file (no process runs); a server without it, or a file
+  -- it does not list (a project pattern only the runner knows), asks listTests.
+  local ok, result = pcall(request, client, 'greenlight/listWorkspaceTests', { uris = { uri } })
+  if not ok or type(result) ~= 'table' or not file_of(result) then
+    result = request(client, 'greenlight/listTests', { textDocument = { uri = uri } }) or {}
+  end
+  local file_key = file_of(result)
   if not file_key then return nil end
   local nodes, children = {}, {}
   for _, item in ipairs(result.items or {}) do
