@@ -36,20 +36,21 @@
 #include "sandbox/PrivateParents.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <set>
 
 namespace greenlight::sandbox::detail {
-namespace {
-
 namespace fs = std::filesystem;
 
 bool strictlyUnder(const std::string& path, const std::string& dir) {
   if (dir == "/") return path.size() > 1 && path[0] == '/';
   return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
 }
+
+namespace {
 
 bool coveredBy(const std::string& path, const std::set<std::string>& covered) {
   for (const auto& c : covered) {
@@ -110,3 +111,29 @@ void planPrivateParents(const std::vector<PlannedBind>& binds, uid_t uid, gid_t 
 }
 
 }  // namespace greenlight::sandbox::detail
+
+namespace greenlight::sandbox {
+
+bool bindsReach(const std::vector<Bind>& binds, const std::string& path) {
+  const std::string want = std::filesystem::path(path).lexically_normal().string();
+  for (const Bind& b : binds) {
+    if (!b.sandboxPath.empty() && b.sandboxPath != b.hostPath) continue;
+    const std::string root = std::filesystem::path(b.hostPath).lexically_normal().string();
+    if (want != root && !detail::strictlyUnder(want, root)) continue;
+    if (::geteuid() != 0) return true;
+    bool open = true;
+    for (std::filesystem::path dir = std::filesystem::path(want).parent_path();; dir = dir.parent_path()) {
+      if (dir.string().size() < root.size()) break;
+      struct stat st;
+      if (::stat(dir.c_str(), &st) == 0 && !detail::searchableBy(st, detail::kUnprivilegedHostUid, detail::kUnprivilegedHostGid)) {
+        open = false;
+        break;
+      }
+      if (dir == dir.parent_path()) break;
+    }
+    if (open) return true;
+  }
+  return false;
+}
+
+}  // namespace greenlight::sandbox

@@ -25,6 +25,9 @@ struct PlannedBind {
 void planPrivateParents(const std::vector<PlannedBind>& binds, uid_t uid, gid_t gid,
                         std::vector<std::vector<MountOp>>& before, std::vector<MountOp>& seals);
 
+// Whether `path` is strictly below directory `dir` (both absolute, normal).
+bool strictlyUnder(const std::string& path, const std::string& dir);
+
 // Whether `uid`/`gid` (no supplementary groups: the sandbox clears them) may search directory
 // `st` by its mode bits.
 bool searchableBy(const struct stat& st, uid_t uid, gid_t gid);

@@ -146,6 +146,20 @@ EOF
 sed -i 's/test_moving_stats.cpp)/test_moving_stats.cpp test_root0700.cpp)/' "$p/tests/CMakeLists.txt"
 check cmake "$p" tests/test_root0700.cpp 1 "1 passed, 1 failed"
 
+# The workspace is the private home itself (its .greenlight.json; an editor opened on ~): it is
+# bound, and each project inside is bound again on its own, the sandbox covering the private home
+# on the way in with an empty read-only stand-in (sandbox/PrivateParents.cpp).
+ws=$base/workspace
+mkdir -m 0700 "$ws"
+echo '{}' > "$ws/.greenlight.json"
+cp -r "$home/pytest-edges" "$ws/pytest-edges"
+rm -rf "$ws/pytest-edges/.git"
+check "pytest in a private workspace" "$ws/pytest-edges" tests/test_root0700.py 1 "1 passed, 1 failed"
+if [ -d "$home/mocha-js" ]; then
+  cp -a "$home/mocha-js" "$ws/mocha-js"
+  check "mocha in a private workspace" "$ws/mocha-js" test/root0700.js 1 "1 passed, 1 failed"
+fi
+
 # A project directory that is itself private stays refused, in a sentence (nothing is widened).
 p=$home/private-project
 cp -r "$src/tests/projects/python/unittest-edges" "$p"
@@ -161,6 +175,8 @@ case "$out" in *"cannot read the project directory $p (mode 0700)"*) ;; *) fail 
 # Nothing was widened: the home is still 0700.
 mode=$(stat -c %a "$home")
 [ "$mode" = 700 ] || fail "the home's mode is now $mode (was 700)"
+mode=$(stat -c %a "$ws")
+[ "$mode" = 700 ] || fail "the workspace's mode is now $mode (was 700)"
 
 if [ "$failures" -gt 0 ]; then
   echo "root0700: $failures failure(s)"

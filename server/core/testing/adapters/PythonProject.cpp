@@ -278,9 +278,7 @@ bool interpreterImports(const Tool& tool, const std::string& module, const std::
   std::error_code ec;
   if (!workspaceRoot.empty() && workspaceRoot != "/" && fs::is_directory(workspaceRoot, ec)) p.binds.push_back({workspaceRoot, "", false});
   for (const auto& prefix : tool.bindPrefixes) {
-    bool covered = false;
-    for (const auto& b : p.binds) covered = covered || prefix == b.hostPath || prefix.rfind(b.hostPath + "/", 0) == 0;
-    if (!covered && fs::exists(prefix, ec)) p.binds.push_back({prefix, "", false});
+    if (!sandbox::bindsReach(p.binds, prefix) && fs::exists(prefix, ec)) p.binds.push_back({prefix, "", false});
   }
   p.env = tool.environment;
   p.env.push_back("PYTHONDONTWRITEBYTECODE=1");
@@ -309,10 +307,9 @@ std::optional<PythonRunSetup> preparePythonRun(const TestPlan& plan, const RunOp
   PythonRunSetup setup{basePolicy(plan, options, staging, &*tool), tool->invokedAs.empty() ? tool->path : tool->invokedAs};
   sandbox::Policy& p = setup.policy;
   p.workdir = plan.rootDir;
-  bool rootBound = false;
-  for (const auto& b : p.binds) rootBound = rootBound || plan.rootDir == b.hostPath || plan.rootDir.rfind(b.hostPath + "/", 0) == 0;
+  // Bound on its own also when the workspace bind holds it behind a private directory (as root).
   std::error_code ec;
-  if (!rootBound && fs::is_directory(plan.rootDir, ec)) p.binds.push_back({plan.rootDir, "", false});
+  if (!sandbox::bindsReach(p.binds, plan.rootDir) && fs::is_directory(plan.rootDir, ec)) p.binds.push_back({plan.rootDir, "", false});
   for (const auto& [copy, path] : staging.overlayBinds()) p.binds.push_back({copy, path, false});
   p.profile = sandbox::Profile::Python;
   p.env.insert(p.env.end(), {"PYTHONPATH=" + std::string(kSandboxGl), "GREENLIGHT_CONFIG=" + configPath,
