@@ -39,6 +39,7 @@ enum class MountKind : std::uint8_t {
   Tmpfs,      // tmpfs on target with options `data`
   Proc,       // fresh procfs on target
   Seed,       // copy the host tree `source` (under kOldRoot) into target
+  Seal,       // make the mount on target read-only (a private parent's stand-in, PrivateParents.h)
 };
 
 struct MountOp {

@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "sandbox/Landlock.h"
+#include "sandbox/PrivateParents.h"
 #include "sandbox/Probe.h"
 #include "sandbox/SeccompProfiles.h"
 
@@ -380,10 +381,22 @@ PlanOutcome buildPlan(const Policy& policy, Mode mode, bool tryUserNs, LaunchPla
       op.target = "/work";
       ops.push_back(std::move(op));
     }
-    for (const auto& b : binds) {
+    // Root mode: a nested bind's way in through a directory the dropped uid cannot search gets
+    // an empty stand-in (PrivateParents.cpp).
+    std::vector<std::vector<MountOp>> standIns(binds.size());
+    std::vector<MountOp> seals;
+    if (mode == Mode::RootThenUserNs) {
+      std::vector<PlannedBind> planned;
+      for (const auto& b : binds) planned.push_back({b.host, b.target});
+      planPrivateParents(planned, plan.hostUid, plan.hostGid, standIns, seals);
+    }
+    for (std::size_t i = 0; i < binds.size(); ++i) {
+      const auto& b = binds[i];
+      for (const MountOp& op : standIns[i]) ops.push_back(op);
       addParents(b.target, ops);
       bind(b.host, b.target, b.writable, b.isDir);
     }
+    for (MountOp& op : seals) ops.push_back(std::move(op));
   }
 
   if (std::string error = planExec(policy, scratchDir, tmpDir, plan); !error.empty()) return failWith(error);

@@ -92,6 +92,13 @@ struct Bind {
   bool writable = false;
 };
 
+// Whether `path` is seen in the sandbox, at its own path, through one of `binds`: it is under one
+// of them and, when the caller is root (the sandbox drops to uid 65534), no directory from that
+// bind's root down to `path`'s parent is one uid 65534 may not search. When not, the caller binds
+// `path` itself: the sandbox then makes its way in traversable without widening anything
+// (PrivateParents.cpp). Stats host paths.
+bool bindsReach(const std::vector<Bind>& binds, const std::string& path);
+
 // Where a warm interpreter reads its run (Policy::WarmStart): RLIMIT_NOFILE is 1024 in the sandbox.
 inline constexpr int kWarmRunFd = 1023;
 

@@ -75,6 +75,10 @@ bool applyOp(const LaunchPlan& plan, const MountOp& op) {
       }
       return true;
     }
+    case MountKind::Seal:
+      if (setAttr(target, 0, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV) != 0)
+        return fail(plan, "mount_setattr", target);
+      return true;
     case MountKind::Bind: {
       if (op.isDir) {
         if (::mkdir(target, 0755) != 0 && errno != EEXIST) return fail(plan, "mkdir", target);

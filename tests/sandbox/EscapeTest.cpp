@@ -320,3 +320,52 @@ TEST_CASE("piston/codejail style: removing system files fails, the host keeps th
   CHECK(fileExists("/usr/bin/true"));
   CHECK(fileExists("/etc/passwd"));
 }
+
+TEST_CASE("as root, a project under a private (0700) directory is reached without widening it", "[escape][files][root]") {
+  if (!isRoot()) {
+    WARN("skipped: the private-parent case is root's (the sandbox drops to uid 65534)");
+    return;
+  }
+  TempDir top;
+  const std::string home = top.path() + "/home", project = home + "/proj";
+  top.file("home/secret.txt", "SECRET");
+  top.file("home/proj/mod.py", "VALUE = 41\n");
+  REQUIRE(::chmod(home.c_str(), 0700) == 0);
+  REQUIRE(::chmod(project.c_str(), 0755) == 0);
+  // Reads the project, lists the private home, tries its secret and writes into the stand-in.
+  const std::string script =
+      "import os, sys\n"
+      "home, proj = sys.argv[1], sys.argv[2]\n"
+      "print('UID', os.getuid())\n"
+      "print('PROJECT', open(proj + '/mod.py').read().strip())\n"
+      "print('HOME', sorted(os.listdir(home)))\n"
+      "for what, f in (('READ', lambda: open(home + '/secret.txt').read()),\n"
+      "                ('WRITE', lambda: open(home + '/new.txt', 'w').write('x')),\n"
+      "                ('MKDIR', lambda: os.mkdir(home + '/d'))):\n"
+      "    try:\n"
+      "        f(); print(what, 'DONE')\n"
+      "    except OSError as e:\n"
+      "        print(what, 'REFUSED', type(e).__name__)\n";
+  // The project alone (its parents made on the new root), and nested in the bound home (the
+  // way in covered by an empty read-only stand-in): the same view.
+  for (bool homeBound : {false, true}) {
+    Policy p;
+    p.argv = {"/usr/bin/python3", "-c", script, home, project};
+    p.workdir = project;
+    if (homeBound) p.binds.push_back({home, "", false});
+    p.binds.push_back({project, "", false});
+    Verdict v = run(p);
+    INFO("home bound: " << homeBound << "\n" << describe(v));
+    CHECK(v.status == Status::Ok);
+    CHECK(contains(v.stdoutData, "UID 1000"));
+    CHECK(contains(v.stdoutData, "PROJECT VALUE = 41"));
+    CHECK(contains(v.stdoutData, "HOME ['proj']"));
+    CHECK(contains(v.stdoutData, "READ REFUSED"));
+    CHECK(contains(v.stdoutData, "WRITE REFUSED"));
+    CHECK(contains(v.stdoutData, "MKDIR REFUSED"));
+    CHECK_FALSE(contains(v.stdoutData, "SECRET"));
+    CHECK_FALSE(fileExists(home + "/new.txt"));
+    struct stat st{};
+    CHECK((::stat(home.c_str(), &st) == 0 && (st.st_mode & 07777) == 0700));  // nothing widened
+  }
+}

@@ -72,9 +72,7 @@ sandbox::Policy basePolicy(const TestPlan& plan, const RunOptions& options, cons
     p.binds.push_back({staging.base(), "", false});
   if (tool) {
     for (const auto& prefix : tool->bindPrefixes) {
-      bool covered = false;
-      for (const auto& b : p.binds) covered = covered || prefix == b.hostPath || prefix.rfind(b.hostPath + "/", 0) == 0;
-      if (!covered && fs::exists(prefix)) p.binds.push_back({prefix, "", false});
+      if (!sandbox::bindsReach(p.binds, prefix) && fs::exists(prefix)) p.binds.push_back({prefix, "", false});
     }
     p.env.insert(p.env.end(), tool->environment.begin(), tool->environment.end());
     std::string bin = fs::path(tool->invokedAs.empty() ? tool->path : tool->invokedAs).parent_path().string();

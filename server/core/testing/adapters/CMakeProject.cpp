@@ -697,9 +697,7 @@ class CMakeAdapter final : public RunnerAdapter {
                              const CtestTest* ctest, const cmake::Target& target, const std::string& out,
                              const std::string& trace, const std::string& traceFile) const {
     sandbox::Policy p = basePolicy(plan, options, staging, nullptr);
-    bool covered = false;
-    for (const auto& b : p.binds) covered = covered || b.hostPath == build.projectBind() || under(build.projectBind(), b.hostPath);
-    if (!covered) p.binds.push_back({build.projectBind(), "", false});
+    if (!sandbox::bindsReach(p.binds, build.projectBind())) p.binds.push_back({build.projectBind(), "", false});
     p.binds.push_back({build.buildDir(), "", true});  // tests may write where CTest runs them
     for (const auto& b : binds) p.binds.push_back({b.copy, b.path, false});
     if (!out.empty()) p.binds.push_back({out, "/out", true});
@@ -894,9 +892,7 @@ class CMakeAdapter final : public RunnerAdapter {
       offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
       sandbox::Policy p = basePolicy(plan, options, staging, nullptr);
       // The same binds as the test's (a second bind of a path the plan binds already fails).
-      bool covered = false;
-      for (const auto& b : p.binds) covered = covered || b.hostPath == build.projectBind() || under(build.projectBind(), b.hostPath);
-      if (!covered) p.binds.push_back({build.projectBind(), "", false});
+      if (!sandbox::bindsReach(p.binds, build.projectBind())) p.binds.push_back({build.projectBind(), "", false});
       p.binds.push_back({build.buildDir(), "", false});
       p.workdir = build.buildDir();
       p.argv = {"addr2line", "-a", "-f", "-C", "-i", "-e", object};

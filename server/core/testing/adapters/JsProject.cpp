@@ -520,8 +520,7 @@ std::optional<nlohmann::json> runProbe(const JsProject& project, const Tool& nod
   p.processes = std::max(64, config.sandbox.processes);
   p.allowUnsandboxed = config.sandbox.allowUnsandboxed;
   auto bind = [&](const std::string& path) {
-    for (const auto& b : p.binds)
-      if (under(path, b.hostPath)) return;
+    if (sandbox::bindsReach(p.binds, path)) return;  // (as root: not behind a private directory)
     std::error_code ec;
     if (!path.empty() && path != "/" && fs::exists(path, ec)) p.binds.push_back({path, "", false});
   };
@@ -1057,8 +1056,7 @@ RunResult JsRunnerAdapter::run(const TestPlan& plan, const RunOptions& options, 
   p.timeLimitSec += 20;
   p.cpuLimitSec = p.timeLimitSec;
   auto bind = [&](const std::string& path) {
-    for (const auto& b : p.binds)
-      if (under(path, b.hostPath)) return;
+    if (sandbox::bindsReach(p.binds, path)) return;  // (as root: not behind a private directory)
     std::error_code ec;
     if (!path.empty() && path != "/" && fs::exists(path, ec)) p.binds.push_back({path, "", false});
   };

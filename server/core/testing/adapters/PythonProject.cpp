@@ -205,18 +205,15 @@ bool definesTestFunctions(const std::string& text) {
 
 std::string sandboxUserCannotRead(const std::string& dir) {
   if (::geteuid() != 0) return "";
-  std::error_code ec;
-  for (fs::path p = fs::path(dir).lexically_normal();; p = p.parent_path()) {
-    struct stat st{};
-    if (::stat(p.c_str(), &st) == 0 && (st.st_mode & S_IXOTH) == 0) {
-      char mode[8];
-      std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-      return "greenlight runs as root, so the sandbox runs the project's tests as uid 65534, which cannot enter " +
-             p.string() + " (mode " + mode + "); make it searchable by others (chmod o+x) or run greenlight as your user";
-    }
-    if (p == p.parent_path()) break;
-  }
-  return "";
+  struct stat st{};
+  if (::stat(dir.c_str(), &st) != 0) return "";  // the run names a missing directory in its own words
+  const mode_t need = st.st_uid == 65534 ? (S_IRUSR | S_IXUSR) : st.st_gid == 65534 ? (S_IRGRP | S_IXGRP) : (S_IROTH | S_IXOTH);
+  if ((st.st_mode & need) == need) return "";
+  char mode[8];
+  std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+  return "greenlight runs as root, so the sandbox runs the project's tests as uid 65534, which cannot read the project "
+         "directory " + dir + " (mode " + mode + "); make it readable by others (chmod o+rx, its parents may stay private) "
+         "or run greenlight as your user";
 }
 
 std::vector<std::string> testFilesImporting(const std::string& module, const std::string& file,
@@ -281,9 +278,7 @@ bool interpreterImports(const Tool& tool, const std::string& module, const std::
   std::error_code ec;
   if (!workspaceRoot.empty() && workspaceRoot != "/" && fs::is_directory(workspaceRoot, ec)) p.binds.push_back({workspaceRoot, "", false});
   for (const auto& prefix : tool.bindPrefixes) {
-    bool covered = false;
-    for (const auto& b : p.binds) covered = covered || prefix == b.hostPath || prefix.rfind(b.hostPath + "/", 0) == 0;
-    if (!covered && fs::exists(prefix, ec)) p.binds.push_back({prefix, "", false});
+    if (!sandbox::bindsReach(p.binds, prefix) && fs::exists(prefix, ec)) p.binds.push_back({prefix, "", false});
   }
   p.env = tool.environment;
   p.env.push_back("PYTHONDONTWRITEBYTECODE=1");
@@ -312,10 +307,9 @@ std::optional<PythonRunSetup> preparePythonRun(const TestPlan& plan, const RunOp
   PythonRunSetup setup{basePolicy(plan, options, staging, &*tool), tool->invokedAs.empty() ? tool->path : tool->invokedAs};
   sandbox::Policy& p = setup.policy;
   p.workdir = plan.rootDir;
-  bool rootBound = false;
-  for (const auto& b : p.binds) rootBound = rootBound || plan.rootDir == b.hostPath || plan.rootDir.rfind(b.hostPath + "/", 0) == 0;
+  // Bound on its own also when the workspace bind holds it behind a private directory (as root).
   std::error_code ec;
-  if (!rootBound && fs::is_directory(plan.rootDir, ec)) p.binds.push_back({plan.rootDir, "", false});
+  if (!sandbox::bindsReach(p.binds, plan.rootDir) && fs::is_directory(plan.rootDir, ec)) p.binds.push_back({plan.rootDir, "", false});
   for (const auto& [copy, path] : staging.overlayBinds()) p.binds.push_back({copy, path, false});
   p.profile = sandbox::Profile::Python;
   p.env.insert(p.env.end(), {"PYTHONPATH=" + std::string(kSandboxGl), "GREENLIGHT_CONFIG=" + configPath,

@@ -54,8 +54,10 @@ bool importsPytest(const std::string& text);
 bool usesUnittest(const std::string& text);
 bool definesTestFunctions(const std::string& text);
 
-// When greenlight runs as root the sandbox runs as uid 65534: "" when that uid can reach and
-// read `dir` (every ancestor searchable by others), else a sentence saying which directory stops it.
+// When greenlight runs as root the sandbox runs as uid 65534: "" when that uid can list and enter
+// the project directory `dir` itself, else a sentence saying so. Its parents do not matter: the
+// sandbox binds the project from root's side before it drops to that uid, and private parents
+// are empty stand-ins inside (sandbox/PrivateParents.cpp).
 std::string sandboxUserCannotRead(const std::string& dir);
 
 // Whether `tool` (the project's interpreter) can import `module`, asked once per interpreter
