@@ -533,6 +533,7 @@ class CMakeAdapter final : public RunnerAdapter {
     for (const auto& b : p.binds) covered = covered || b.hostPath == build.projectBind() || under(build.projectBind(), b.hostPath);
     if (!covered) p.binds.push_back({build.projectBind(), "", false});
     p.binds.push_back({build.buildDir(), "", true});  // tests may write where CTest runs them
+    for (const auto& d : build.readOnlyDirs()) p.binds.push_back({d, "", false});  // a prefix's shared libraries
     for (const auto& b : binds) p.binds.push_back({b.copy, b.path, false});
     if (!out.empty()) p.binds.push_back({out, "/out", true});
     p.workdir = ctest && !ctest->workingDirectory.empty() ? ctest->workingDirectory : target.buildDir;
@@ -606,6 +607,7 @@ class CMakeAdapter final : public RunnerAdapter {
         case Framework::GoogleTest: cases = cmake::gtestResults(readHost(out + "/" + report), ran.stdoutText, tr.target->name, crash); break;
         case Framework::Catch2: cases = cmake::parseCatch2Xml(ran.stdoutText, tr.target->name); break;
         case Framework::Doctest: cases = cmake::parseDoctestXml(ran.stdoutText, tr.target->name); break;
+        case Framework::BoostTest: cases = cmake::parseBoostTestXml(ran.stdoutText, tr.target->name); break;
         case Framework::Plain: break;
       }
       const bool timedOut = v.status == sandbox::Status::Timeout || v.status == sandbox::Status::CpuLimit;
@@ -613,8 +615,8 @@ class CMakeAdapter final : public RunnerAdapter {
       bool died = false;
       std::vector<std::pair<TestResult, std::string>> ready;  // result, the framework's outcome
       for (auto& c : cases) {
-        // doctest lists what a filter left out as skipped: not a result.
-        if (tr.framework == Framework::Doctest && !ask.empty() && c.outcome == "skipped" &&
+        // doctest and Boost.Test list what a filter left out as skipped: not a result.
+        if ((tr.framework == Framework::Doctest || tr.framework == Framework::BoostTest) && !ask.empty() && c.outcome == "skipped" &&
             std::find(ask.begin(), ask.end(), c.result.name) == ask.end())
           continue;
         if (!reported.insert(c.result.name).second) continue;

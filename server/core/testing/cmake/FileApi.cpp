@@ -131,6 +131,8 @@ Framework frameworkOfHeader(const std::string& path) {
       ends("catch2/catch_test_macros.hpp") || path == "catch.hpp")
     return Framework::Catch2;
   if (ends("doctest/doctest.h") || ends("/doctest.h") || path == "doctest.h") return Framework::Doctest;
+  if (ends("boost/test/unit_test.hpp") || ends("boost/test/included/unit_test.hpp") || ends("boost/test/test_tools.hpp"))
+    return Framework::BoostTest;
   return Framework::Plain;
 }
 
@@ -140,6 +142,7 @@ Framework strongest(Framework a, Framework b) {
       case Framework::GoogleTest: return 3;
       case Framework::Catch2: return 2;
       case Framework::Doctest: return 1;
+      case Framework::BoostTest: return 1;
       case Framework::Plain: break;
     }
     return 0;
@@ -476,6 +479,7 @@ Framework targetFramework(const CodeModel& model, const Target& target, const De
   std::transform(link.begin(), link.end(), link.begin(), [](unsigned char c) { return std::tolower(c); });
   if (link.find("gtest") != std::string::npos || link.find("gmock") != std::string::npos) return Framework::GoogleTest;
   if (link.find("catch2") != std::string::npos) return Framework::Catch2;
+  if (link.find("unit_test_framework") != std::string::npos) return Framework::BoostTest;
   Framework found = Framework::Plain;
   bool known = false;
   if (deps) {
