@@ -391,9 +391,9 @@ std::shared_ptr<const std::vector<CtestTest>> PrivateBuild::tests(const RunOptio
   }
   auto parsed = parseCtestJson(json, error);
   auto d = deps();
-  attachTargets(parsed, *m, d.get());
   // Before a test's program is built CTest lists it without a command: its CTestTestfile.cmake
-  // names the program all the same.
+  // names the program all the same (the framework is then the target's: a Boost.Test binary
+  // registered whole runs with its reporter).
   std::map<std::string, std::string> programs;
   for (const auto& dir : dirs) {
     auto text = readFile(dir + "/CTestTestfile.cmake");
@@ -401,10 +401,10 @@ std::shared_ptr<const std::vector<CtestTest>> PrivateBuild::tests(const RunOptio
     for (auto& [name, program] : ctestAddTests(*text)) programs[name] = program;
   }
   for (auto& t : parsed) {
-    if (!t.target.empty() || !t.command.empty()) continue;
-    if (auto it = programs.find(t.name); it != programs.end())
-      if (const Target* target = m->byArtifact(it->second)) t.target = target->name;
+    if (!t.command.empty()) continue;
+    if (auto it = programs.find(t.name); it != programs.end() && m->byArtifact(it->second)) t.command = {it->second};
   }
+  attachTargets(parsed, *m, d.get());
   auto shared = std::make_shared<const std::vector<CtestTest>>(std::move(parsed));
   std::lock_guard<std::mutex> lock(mutex_);
   tests_ = shared;
