@@ -481,7 +481,10 @@ class CMakeAdapter final : public RunnerAdapter {
           }
         }
       }
-      if (!decls.empty()) {
+      // Boost.Test enables a disabled test that --run_test names: a whole test file runs the
+      // binary's default set, its results kept by file (as the framework would report them).
+      const bool boostWholeFile = tr.framework == Framework::BoostTest && plan.sourceIsTestFile && plan.selected.empty();
+      if (!decls.empty() && !boostWholeFile) {
         std::set<const cmake::TestDecl*> matched;
         for (const auto* t : tr.frameworkTests)
           for (const auto& d : decls)
@@ -499,7 +502,12 @@ class CMakeAdapter final : public RunnerAdapter {
             if (!matched.count(&d) && std::find(sources.begin(), sources.end(), d.file) != sources.end())
               tr.select.push_back(d.name);
         if (!tr.wholeBinary.empty())
-          for (const auto& d : decls) tr.select.push_back(d.framework == Framework::GoogleTest ? d.name + ":*/" + d.name + "/*:" + d.name + "/*:*/" + d.name : d.name);
+          for (const auto& d : decls)
+            tr.select.push_back(d.framework == Framework::GoogleTest ? d.name + ":*/" + d.name + "/*:" + d.name + "/*:*/" + d.name
+                                : d.framework == Framework::BoostTest && (d.macro.find("TEMPLATE") != std::string::npos ||
+                                                                          d.macro.find("DATA") != std::string::npos)
+                                    ? d.name + "*"  // its instances: "name<int>", "name/_0"
+                                    : d.name);
         tr.selective = true;
         if (tr.select.empty() && tr.disabledSelected.empty()) {
           tr.frameworkTests.clear();

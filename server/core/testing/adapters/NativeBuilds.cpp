@@ -52,10 +52,11 @@ std::optional<TestPlan> planFor(const DiscoveryContext& ctx, const std::string& 
   for (const auto& p : programs) {
     const bool compiles = std::find(p.sources.begin(), p.sources.end(), ctx.source) != p.sources.end();
     auto h = native::headersOf(p, deps, build.projectBind(), build.root());
-    if (compiles || std::find(h.begin(), h.end(), ctx.source) != h.end()) {
+    const bool links = std::find(p.linked.begin(), p.linked.end(), ctx.source) != p.linked.end();
+    if (compiles || links || std::find(h.begin(), h.end(), ctx.source) != h.end()) {
       near.push_back(&p);
       headers[&p] = std::move(h);
-      isTestSource = isTestSource || (compiles && p.framework != cmake::Framework::Plain);
+      isTestSource = isTestSource || compiles;
     }
   }
   if (near.empty()) return std::nullopt;

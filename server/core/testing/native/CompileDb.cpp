@@ -106,7 +106,24 @@ std::vector<std::string> compileCommand(const cmake::CompileCommand& e, const st
       out.push_back(file);
       continue;
     }
-    out.push_back(x);
+    // Include directories made absolute: ninja records the headers a TU read as the compiler
+    // names them, and relative names would be read against greenlight's build directory.
+    bool done = false;
+    for (const char* flag : {"-I", "-isystem", "-iquote", "-idirafter", "-include"}) {
+      const std::string f(flag);
+      if (x == f && i + 1 < a.size()) {
+        out.push_back(x);
+        out.push_back(absoluteIn(e.directory, a[++i]));
+        done = true;
+        break;
+      }
+      if (f == "-I" && x.size() > 2 && x.compare(0, 2, "-I") == 0) {
+        out.push_back("-I" + absoluteIn(e.directory, x.substr(2)));
+        done = true;
+        break;
+      }
+    }
+    if (!done) out.push_back(x);
   }
   out.insert(out.end(), {"-MD", "-MF", object + ".d", "-o", object});
   return out;
@@ -187,9 +204,12 @@ std::vector<Program> compileDbPrograms(const CompileDb& db, const std::string& b
     objectOf[file] = obj;
     return obj;
   };
-  std::vector<std::string> libraryObjects;
+  std::vector<std::string> libraryObjects, librarySources;
   for (const auto& u : units)
-    if (!u.tests && !u.main) libraryObjects.push_back(objectFor(*u.entry, u.entry->file));
+    if (!u.tests && !u.main) {
+      libraryObjects.push_back(objectFor(*u.entry, u.entry->file));
+      librarySources.push_back(u.entry->file);
+    }
   std::vector<Program> out;
   std::error_code ec;
   fs::create_directories(buildDir + "/obj", ec);
@@ -204,6 +224,7 @@ std::vector<Program> compileDbPrograms(const CompileDb& db, const std::string& b
     if (tests.empty()) continue;
     Program p;
     p.framework = fw;
+    p.linked = librarySources;
     p.target = std::string(cmake::frameworkName(fw));
     p.binary = buildDir + "/bin/" + p.target + "-tests";
     p.buildTarget = p.binary;

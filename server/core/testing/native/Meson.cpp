@@ -188,6 +188,7 @@ std::vector<Program> mesonPrograms(const MesonProject& project, const std::strin
     return out;
   }
   const auto shouldFail = mesonShouldFail(project.buildFiles);
+  const std::string ninja = readFile(buildDir + "/build.ninja").value_or("");
   for (const auto& t : tests) {
     if (!t.is_object()) continue;
     const auto cmd = t.value("cmd", nlohmann::json::array());
@@ -220,6 +221,26 @@ std::vector<Program> mesonPrograms(const MesonProject& project, const std::strin
       p.file = g.value("defined_in", "");
     }
     if (p.buildTarget.empty()) continue;  // a script or an external program: not built here
+    // The project's libraries it links (their sources decide its outcome too): from its link
+    // edge in build.ninja ("build wrap_test: cpp_LINKER ... libtextwrap.a"), which the
+    // introspection does not give.
+    const std::string edge = "\nbuild " + p.buildTarget + ": ";
+    const auto at = ninja.find(edge);
+    if (at != std::string::npos) {
+      const auto end = ninja.find('\n', at + edge.size());
+      const std::string line = " " + ninja.substr(at + edge.size(), end == std::string::npos ? std::string::npos : end - at - edge.size()) + " ";
+      for (const auto& g : targets) {
+        const std::string type = g.value("type", "");
+        if (type != "static library" && type != "shared library") continue;
+        const auto files = g.value("filename", nlohmann::json::array());
+        if (!files.is_array() || files.empty() || !files[0].is_string()) continue;
+        const std::string lib = fs::path(files[0].get<std::string>()).lexically_relative(buildDir).string();
+        if (line.find(" " + lib + " ") == std::string::npos) continue;
+        for (const auto& ts : g.value("target_sources", nlohmann::json::array()))
+          for (const auto& src : ts.value("sources", nlohmann::json::array()))
+            if (src.is_string()) p.linked.push_back(src.get<std::string>());
+      }
+    }
     p.framework = frameworkOfSources(p.sources);
     for (const auto& s : p.sources)
       if (auto text = readFile(s))

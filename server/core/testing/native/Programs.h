@@ -36,6 +36,7 @@ struct Program {
   std::string testName;              // a plain program's test name (Meson's)
   bool shouldFail = false;           // Meson's should_fail
   std::vector<std::string> sources;  // the test sources compiled into it
+  std::vector<std::string> linked;   // other project sources linked into it (a library's)
   std::vector<std::string> includeDirs;  // for the #include scan before a build
   std::string file;                  // where a plain program's failure is shown (its main)
   int line = 0;
