@@ -189,9 +189,11 @@ def user_build_and_truth(name, root):
         must(["nice", "-n", "10", "cmake", "--build", "build", "-j2"], root)
         return gtest_truth(os.path.join(root, "build", "interval_test"), "interval_test", root, os.path.join(root, "build"))
     if name == "boost-units":
-        must(["cmake", "-S", ".", "-B", "build", "-G", "Ninja"], root)
-        must(["nice", "-n", "10", "cmake", "--build", "build", "-j2"], root)
-        return boost_truth(os.path.join(root, "build", "units_test"), "units_test", root, os.path.join(root, "build"))
+        # Configured from its preset (binaryDir out/dev, UNITS_GAS_MARK=ON): greenlight must take
+        # the same preset, or the gas mark tests are not compiled.
+        must(["cmake", "--preset", "dev"], root)
+        must(["nice", "-n", "10", "cmake", "--build", "out/dev", "-j2"], root)
+        return boost_truth(os.path.join(root, "out", "dev", "units_test"), "units_test", root, os.path.join(root, "out", "dev"))
     if name == "meson-gtest":
         must(["meson", "setup", "build"], root)
         must(["nice", "-n", "10", "ninja", "-C", "build", "-j2"], root)
