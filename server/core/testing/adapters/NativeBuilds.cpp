@@ -75,9 +75,23 @@ std::optional<TestPlan> planFor(const DiscoveryContext& ctx, const std::string& 
   for (const auto* p : near) {
     plan.runnerArgs.push_back(p->target);
     if (strongest == cmake::Framework::Plain) strongest = p->framework;
-    for (const auto& s : p->sources)
-      if (s != ctx.source && under(s, build.projectBind()) && s.rfind(build.root(), 0) != 0) testFiles.insert(s);
+    const bool linked = std::find(p->linked.begin(), p->linked.end(), ctx.source) != p->linked.end();
+    for (const auto& s : p->sources) {
+      if (s == ctx.source || !under(s, build.projectBind()) || s.rfind(build.root(), 0) == 0) continue;
+      // A program greenlight linked from every test file: for a header, the test files that read it.
+      if (p->perFile && !isTestSource && !linked) {
+        Program one = *p;
+        one.sources = {s};
+        auto h = native::headersOf(one, deps, build.projectBind(), build.root());
+        if (std::find(h.begin(), h.end(), ctx.source) == h.end()) continue;
+      }
+      testFiles.insert(s);
+    }
     for (const auto& h : headers[p]) support.insert(h);
+    // The library sources it links decide the outcome too (and their texts are checked against
+    // the last build's: a source copied back with an old mtime must still recompile).
+    for (const auto& l : p->linked)
+      if (under(l, build.projectBind())) support.insert(l);
   }
   plan.framework = strongest == cmake::Framework::Plain ? framework : std::string(cmake::frameworkName(strongest));
   plan.testFiles.assign(testFiles.begin(), testFiles.end());

@@ -225,6 +225,7 @@ std::vector<Program> compileDbPrograms(const CompileDb& db, const std::string& b
     Program p;
     p.framework = fw;
     p.linked = librarySources;
+    p.perFile = true;
     p.target = std::string(cmake::frameworkName(fw));
     p.binary = buildDir + "/bin/" + p.target + "-tests";
     p.buildTarget = p.binary;

@@ -267,6 +267,11 @@ void runPrograms(const TestPlan& plan, const RunOptions& options, Staging& stagi
         for (const auto& d : own) declared = declared || cmake::declares(d, c.result.name);
         if (!declared) continue;
       }
+      // A header's run in a program greenlight linked from every test file: the cases of the
+      // test files that include it (plan.testFiles).
+      if (prog->perFile && !plan.sourceIsTestFile && !c.result.file.empty() && c.result.file != plan.sourceFile &&
+          std::find(plan.testFiles.begin(), plan.testFiles.end(), c.result.file) == plan.testFiles.end())
+        continue;
       if (selective) {
         bool declared = false;
         for (const auto& d : mine) declared = declared || cmake::declares(d, c.result.name);

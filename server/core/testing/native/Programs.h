@@ -38,6 +38,9 @@ struct Program {
   std::vector<std::string> sources;  // the test sources compiled into it
   std::vector<std::string> linked;   // other project sources linked into it (a library's)
   std::vector<std::string> includeDirs;  // for the #include scan before a build
+  // The program is greenlight's own link of every test file of a framework (compile_commands.json):
+  // a run for a header keeps the cases of the test files that include it, not the program's all.
+  bool perFile = false;
   std::string file;                  // where a plain program's failure is shown (its main)
   int line = 0;
 };
