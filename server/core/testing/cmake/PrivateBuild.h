@@ -3,8 +3,11 @@
 // Where: <cache>/cmake/<project dir name>-<hash of its path>/ (cache: $XDG_CACHE_HOME/greenlight,
 // else ~/.cache/greenlight), holding
 //   build/        the CMake build directory (configured once, with greenlight's File API query;
-//                 the generator is Ninja when installed, else Unix Makefiles; ccache as the
-//                 compiler launcher when installed)
+//                 the generator is the user's when it is Ninja or Unix Makefiles, else Ninja when
+//                 installed; ccache as the compiler launcher when installed). Meson projects and
+//                 compile_commands.json projects (native/) use the same directory for their
+//                 ninja build.
+//   configured-with  the configure's arguments: another configuration configures afresh
 //   ccache/       the project's own ccache directory (never shared between projects: a build
 //                 could plant objects for another project's sources)
 //   overlay/      the texts of files whose editor text differs from the disk (see below)
