@@ -135,11 +135,9 @@ std::optional<CompileDb> findCompileDb(const std::string& file) {
   std::error_code ec;
   fs::path dir = fs::absolute(file, ec).lexically_normal().parent_path();
   for (;; dir = dir.parent_path()) {
-    std::vector<fs::path> candidates = {dir};
-    for (const auto& e : fs::directory_iterator(dir, ec)) {
-      const std::string n = e.path().filename().string();
-      if (e.is_directory(ec) && (n == "build" || n.rfind("build-", 0) == 0 || n == "out" || n == "_build")) candidates.push_back(e.path());
-    }
+    // Fixed names only: this walk runs for every C++ file up to the repository root (or "/"),
+    // and listing a crowded /tmp on each would cost more than the rest of discovery.
+    const std::vector<fs::path> candidates = {dir, dir / "build", dir / "out", dir / "_build"};
     for (const auto& c : candidates) {
       if (!fs::is_regular_file(c / "compile_commands.json", ec)) continue;
       if (ownedByAnotherBuild(c, dir)) return std::nullopt;

@@ -34,7 +34,7 @@ struct CompileDb {
 };
 
 // The database of the project `file` belongs to: compile_commands.json in a directory above the
-// file, or in its build/ (or build-*, out/, bazel-out's usual place: the workspace root), up to
+// file, or in its build/, out/ or _build/ (Bazel's extractors write it at the workspace root), up to
 // the repository root; not a CMake or Meson build's (those have their own adapters): nullopt.
 std::optional<CompileDb> findCompileDb(const std::string& file);
 
