@@ -330,6 +330,31 @@ def check_offline_sentence(name, root_clean, bin_, env):
     return []
 
 
+def check_meson_wrap_sentence(work, bin_, env):
+    """A subproject wrap not downloaded yet: Meson's offline setup names it and how to get it."""
+    root = os.path.join(work, "meson-wrap")
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(os.path.join(root, "subprojects"))
+    os.makedirs(os.path.join(root, "tests"))
+    open(os.path.join(root, "meson.build"), "w").write(
+        "project('w', 'cpp')\nfmt = dependency('fmtx', fallback: ['fmtx', 'fmtx_dep'])\n"
+        "test('t', executable('t', 'tests/t_test.cpp', dependencies: fmt))\n")
+    open(os.path.join(root, "subprojects", "fmtx.wrap"), "w").write(
+        "[wrap-file]\ndirectory = fmtx-1.0\nsource_url = https://example.com/fmtx-1.0.tar.gz\n"
+        "source_filename = fmtx-1.0.tar.gz\nsource_hash = " + "0" * 64 + "\n")
+    open(os.path.join(root, "tests", "t_test.cpp"), "w").write("int main() { return 0; }\n")
+    subprocess.run(["chmod", "-R", "go+rX", work], check=False)
+    r = subprocess.run([bin_, "run", "tests/t_test.cpp", "--json"], cwd=root, env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=600)
+    text = r.stdout.decode(errors="replace") + r.stderr.decode(errors="replace")
+    want = ["fmtx (subprojects/fmtx.wrap, https://example.com/fmtx-1.0.tar.gz)", "meson subprojects download"]
+    missing = [w for w in want if w not in text]
+    if r.returncode == 0 or missing:
+        return ["meson wrap offline: exit %d, the message lacks %s: %s" % (r.returncode, missing, text[-1500:])]
+    print("  meson setup with a wrap not downloaded: exit %d, names fmtx and `meson subprojects download`" % r.returncode)
+    return []
+
+
 def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("project", choices=sorted(PROJECTS))
@@ -361,6 +386,8 @@ def main(argv):
         shutil.copytree(os.path.join(HERE, a.project), clean)
         subprocess.run(["chmod", "-R", "go+rX", work], check=False)
         problems += check_offline_sentence(a.project, clean, bin_, env)
+    if a.project == "meson-gtest":
+        problems += check_meson_wrap_sentence(work, bin_, env)
     try:
         truth = user_build_and_truth(a.project, root)
     except RuntimeError as e:

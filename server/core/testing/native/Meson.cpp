@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -141,14 +142,32 @@ bool mesonConfigure(cmake::PrivateBuild& build, const MesonProject& project, con
                                                                           : std::string(sandbox::statusName(out.verdict.status));
     if (!out.verdict.syscall.empty()) why += " (" + out.verdict.syscall + ")";
     *error = "meson could not set up " + project.sourceDir + (from.empty() ? "" : " with the options of " + from + "/") + " (" + why + ")";
-    // A wrap that is not in subprojects/ yet needs a download: say which and how to allow it.
-    static const std::regex wrap = support::regex(R"(Subproject[^\n]*?([A-Za-z0-9_.+-]+)[^\n]*(download|nodownload|wrap-mode))", std::regex::icase);
-    std::smatch m;
-    if (std::regex_search(said, m, wrap) || said.find("--wrap-mode=nodownload") != std::string::npos ||
-        said.find("Automatic wrap-based subproject downloading is disabled") != std::string::npos)
-      *error += ": a subproject needs a download and greenlight's setup is offline. Run `meson subprojects download` (or "
-                "`meson setup build` once yourself) so that subprojects/ holds it; greenlight then uses it";
-    *error += ". Meson said: " + tail(said, 1500);
+    // A wrap whose sources are not in subprojects/ yet needs a download (Meson then fails on
+    // the read-only subprojects/packagecache, or says downloading is disabled): name it.
+    std::string missing;
+    for (const auto& e : fs::directory_iterator(project.sourceDir + "/subprojects", ec)) {
+      if (e.path().extension() != ".wrap") continue;
+      std::string directory = e.path().stem().string(), url;
+      std::istringstream in(readFile(e.path().string()).value_or(""));
+      for (std::string l; std::getline(in, l);) {
+        const auto eq = l.find('=');
+        if (eq == std::string::npos) continue;
+        std::string key = l.substr(0, eq), value = l.substr(eq + 1);
+        key.erase(key.find_last_not_of(" \t") + 1);
+        value.erase(0, value.find_first_not_of(" \t"));
+        if (key == "directory") directory = value;
+        if ((key == "source_url" || key == "url") && url.empty()) url = value;
+      }
+      if (fs::is_directory(project.sourceDir + "/subprojects/" + directory, ec)) continue;
+      missing += (missing.empty() ? "" : ", ") + e.path().stem().string() + " (subprojects/" + e.path().filename().string() +
+                 (url.empty() ? "" : ", " + url) + ")";
+    }
+    if (!missing.empty() && (said.find("packagecache") != std::string::npos || said.find("wrap") != std::string::npos ||
+                             said.find("ubproject") != std::string::npos))
+      *error += ": the subprojects " + missing + " are not downloaded, and greenlight sets up offline with the project "
+                "read-only. Run `meson subprojects download` in the project (or `meson setup build` once yourself): "
+                "greenlight then uses them";
+    *error += ". Meson said: " + tail(said, missing.empty() ? 1500 : 600);
     return false;
   }
   std::ofstream(signaturePath, std::ios::trunc) << signature;
