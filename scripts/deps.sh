@@ -12,9 +12,11 @@ greenlight_packages() {
     # libssl-dev: HumanEval-X CPP/162; bubblewrap + hyperfine: benchmarks; passwd: useradd;
     # neovim: the Neovim plugin's end-to-end tests; chromium + libkrb5-dev: the real-VS-Code
     # lane (code-server's kerberos module builds against libkrb5; tests/editors/vscode-real);
-    # libgtest-dev + doctest-dev: the real CMake projects of tests/projects/cxx (catch2 is above)
+    # libgtest-dev + doctest-dev: the real CMake projects of tests/projects/cxx (catch2 is above);
+    # meson, bear, libboost-test1.81-dev: its Meson, compile_commands.json-only and Boost.Test
+    # projects (libboost-test-dev would pull Boost 1.74 against the 1.81 headers above)
     pkgs+=(nodejs npm clang libclang-rt-14-dev libssl-dev bubblewrap hyperfine passwd neovim chromium libkrb5-dev
-           libgtest-dev doctest-dev)
+           libgtest-dev doctest-dev meson bear libboost-test1.81-dev)
     # Python projects (tests/projects/python): pytest, freezegun (also the warm freezegun test)
     # and pytest-mock (an installed plugin) for the written ones, venv/pip/setuptools/wheel for
     # the editable install, and two real projects whose packages ship their test suites (toolz:

@@ -10,6 +10,8 @@ const RunnerAdapter& vitestAdapter();
 const RunnerAdapter& mochaAdapter();
 const RunnerAdapter& nodeHarnessAdapter();
 const RunnerAdapter& cmakeAdapter();
+const RunnerAdapter& mesonAdapter();
+const RunnerAdapter& compileDbAdapter();
 const RunnerAdapter& cxxSingleFileAdapter();
 const RunnerAdapter& commandAdapter();
 
@@ -18,6 +20,7 @@ const std::vector<const RunnerAdapter*>& adapters() {
   static const std::vector<const RunnerAdapter*> all = {
       &pytestAdapter(),      &unittestAdapter(), &pythonHarnessAdapter(), &jestAdapter(),
       &vitestAdapter(),      &mochaAdapter(),    &nodeHarnessAdapter(),   &cmakeAdapter(),
+      &mesonAdapter(),       &compileDbAdapter(),  // C++ builds other than CMake (NativeBuilds.cpp)
       &cxxSingleFileAdapter(), &commandAdapter(),
   };
   return all;

@@ -568,7 +568,10 @@ class CMakeAdapter final : public RunnerAdapter {
           }
         }
       }
-      if (!decls.empty()) {
+      // Boost.Test enables a disabled test that --run_test names: a whole test file runs the
+      // binary's default set, its results kept by file (as the framework would report them).
+      const bool boostWholeFile = tr.framework == Framework::BoostTest && plan.sourceIsTestFile && plan.selected.empty();
+      if (!decls.empty() && !boostWholeFile) {
         std::set<const cmake::TestDecl*> matched;
         for (const auto* t : tr.frameworkTests)
           for (const auto& d : decls)
@@ -590,7 +593,10 @@ class CMakeAdapter final : public RunnerAdapter {
             if (d.framework == Framework::GoogleTest) {
               tr.select.push_back(cmake::gtestPatterns(d.name));
             } else {
-              tr.select.push_back(d.name);
+              // Boost.Test's template and data cases by their instances ("name<int>", "name/_0").
+              const bool boostInstances = d.framework == Framework::BoostTest &&
+                                          (d.macro.find("TEMPLATE") != std::string::npos || d.macro.find("DATA") != std::string::npos);
+              tr.select.push_back(boostInstances ? d.name + "*" : d.name);
               // TEST_CASE_TEMPLATE's instances ("name<int>"): doctest's filters are wildcards.
               if (d.framework == Framework::Doctest && d.macro.find("TEMPLATE") != std::string::npos) tr.select.push_back(d.name + "<*>");
             }
@@ -699,6 +705,7 @@ class CMakeAdapter final : public RunnerAdapter {
     sandbox::Policy p = basePolicy(plan, options, staging, nullptr);
     if (!sandbox::bindsReach(p.binds, build.projectBind())) p.binds.push_back({build.projectBind(), "", false});
     p.binds.push_back({build.buildDir(), "", true});  // tests may write where CTest runs them
+    for (const auto& d : build.readOnlyDirs()) p.binds.push_back({d, "", false});  // a prefix's shared libraries
     for (const auto& b : binds) p.binds.push_back({b.copy, b.path, false});
     if (!out.empty()) p.binds.push_back({out, "/out", true});
     p.workdir = ctest && !ctest->workingDirectory.empty() ? ctest->workingDirectory : target.buildDir;
@@ -722,14 +729,15 @@ class CMakeAdapter final : public RunnerAdapter {
     result.tests.push_back(std::move(r));
   }
 
-  // Step 6, parse: the framework's report (GoogleTest's JSON file + console, Catch2's and
-  // doctest's XML on stdout) as one result per test case.
+  // Step 6, parse: the framework's report (GoogleTest's JSON file + console, Catch2's,
+  // doctest's and Boost.Test's XML on stdout) as one result per test case.
   static std::vector<cmake::CaseResult> parseReport(const TargetRun& tr, const std::string& reportFile, const std::string& stdoutText,
                                                     const std::string& crash) {
     switch (tr.framework) {
       case Framework::GoogleTest: return cmake::gtestResults(reportFile, stdoutText, tr.target->name, crash);
       case Framework::Catch2: return cmake::parseCatch2Xml(stdoutText, tr.target->name);
       case Framework::Doctest: return cmake::parseDoctestXml(stdoutText, tr.target->name);
+      case Framework::BoostTest: return cmake::parseBoostTestXml(stdoutText, tr.target->name);
       case Framework::Plain: break;
     }
     return {};
@@ -804,8 +812,8 @@ class CMakeAdapter final : public RunnerAdapter {
       bool died = false;
       std::vector<std::pair<TestResult, std::string>> ready;  // result, the framework's outcome
       for (auto& c : cases) {
-        // doctest lists what a filter left out as skipped: not a result.
-        if (tr.framework == Framework::Doctest && !ask.empty() && c.outcome == "skipped" &&
+        // doctest and Boost.Test list what a filter left out as skipped: not a result.
+        if ((tr.framework == Framework::Doctest || tr.framework == Framework::BoostTest) && !ask.empty() && c.outcome == "skipped" &&
             std::find(ask.begin(), ask.end(), c.result.name) == ask.end())
           continue;
         if (!reported.insert(c.result.name).second) continue;

@@ -133,6 +133,8 @@ Framework frameworkOfHeader(const std::string& path) {
   if (ends("/catch_amalgamated.hpp") || path == "catch_amalgamated.hpp") return Framework::Catch2;
   // doctest's single header, also as projects vendor it (test/doctest.hpp, doctest/doctest.hpp).
   if (ends("/doctest.h") || ends("/doctest.hpp") || path == "doctest.h" || path == "doctest.hpp") return Framework::Doctest;
+  if (ends("boost/test/unit_test.hpp") || ends("boost/test/included/unit_test.hpp") || ends("boost/test/test_tools.hpp"))
+    return Framework::BoostTest;
   return Framework::Plain;
 }
 
@@ -142,6 +144,8 @@ Framework frameworkOfMainMacro(const std::string& text) {
   if (text.find("DOCTEST_CONFIG_IMPLEMENT") != std::string::npos) return Framework::Doctest;
   if (text.find("CATCH_CONFIG_MAIN") != std::string::npos || text.find("CATCH_CONFIG_RUNNER") != std::string::npos)
     return Framework::Catch2;
+  if (text.find("BOOST_TEST_MODULE") != std::string::npos || text.find("BOOST_TEST_MAIN") != std::string::npos)
+    return Framework::BoostTest;
   return Framework::Plain;
 }
 
@@ -151,6 +155,7 @@ Framework strongest(Framework a, Framework b) {
       case Framework::GoogleTest: return 3;
       case Framework::Catch2: return 2;
       case Framework::Doctest: return 1;
+      case Framework::BoostTest: return 1;
       case Framework::Plain: break;
     }
     return 0;
@@ -487,6 +492,7 @@ Framework targetFramework(const CodeModel& model, const Target& target, const De
   std::transform(link.begin(), link.end(), link.begin(), [](unsigned char c) { return std::tolower(c); });
   if (link.find("gtest") != std::string::npos || link.find("gmock") != std::string::npos) return Framework::GoogleTest;
   if (link.find("catch2") != std::string::npos) return Framework::Catch2;
+  if (link.find("unit_test_framework") != std::string::npos) return Framework::BoostTest;
   Framework found = Framework::Plain;
   for (const auto& g : target.compileGroups)
     for (const auto& d : g.defines) found = strongest(found, frameworkOfMainMacro(d));

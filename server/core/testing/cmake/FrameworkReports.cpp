@@ -577,6 +577,7 @@ std::string_view frameworkName(Framework framework) {
     case Framework::GoogleTest: return "gtest";
     case Framework::Catch2: return "catch2";
     case Framework::Doctest: return "doctest";
+    case Framework::BoostTest: return "boost";
     case Framework::Plain: break;
   }
   return "plain";
@@ -635,6 +636,7 @@ std::vector<std::string> reportArguments(Framework framework, const std::string&
     case Framework::GoogleTest: return {"--gtest_output=json:" + reportPath, "--gtest_color=no"};
     case Framework::Catch2: return {"--reporter", "xml", "--durations", "yes"};
     case Framework::Doctest: return {"--reporters=xml", "--duration=true", "--no-colors=true"};
+    case Framework::BoostTest: return {"--log_format=XML", "--log_level=all", "--report_level=no"};
     case Framework::Plain: break;
   }
   return {};
@@ -668,6 +670,11 @@ std::vector<std::string> selectArguments(Framework framework, const std::vector<
           arg += c;
         }
       }
+      return {arg};
+    }
+    case Framework::BoostTest: {
+      std::string arg = "--run_test=";
+      for (std::size_t i = 0; i < names.size(); ++i) arg += (i ? ":" : "") + names[i];
       return {arg};
     }
     case Framework::Plain: break;
@@ -934,6 +941,139 @@ std::vector<CaseResult> parseDoctestXml(std::string_view xml, std::string_view t
       out.push_back(std::move(r));
     }
   }
+  return out;
+}
+
+// ---- Boost.Test
+
+namespace {
+
+// "check add(2, 2) == 4 has failed [5 != 4]" -> message and values; "critical check" (REQUIRE)
+// alike; BOOST_CHECK_CLOSE's "difference{d} between a{A} and b{B} exceeds t%".
+void describeBoostCheck(CaseResult& r, const std::string& level, const std::string& text) {
+  const std::string line = oneLine(text);
+  std::string rest = line;
+  bool critical = false;
+  if (rest.rfind("critical check ", 0) == 0) {
+    critical = true;
+    rest = rest.substr(15);
+  } else if (rest.rfind("check ", 0) == 0) {
+    rest = rest.substr(6);
+  } else {
+    // BOOST_CHECK_CLOSE / SMALL, BOOST_ERROR, BOOST_FAIL: their own words.
+    r.result.message = line;
+    const auto between = line.find(" between ");
+    const auto andAt = between == std::string::npos ? std::string::npos : line.find(" and ", between);
+    const auto value = [&](std::size_t from) {
+      const auto open = line.find('{', from), close = line.find('}', from);
+      return open == std::string::npos || close == std::string::npos || close < open ? std::string() : line.substr(open + 1, close - open - 1);
+    };
+    if (andAt != std::string::npos) {
+      r.result.actual = value(between);
+      r.result.expected = value(andAt);
+    }
+    return;
+  }
+  const std::string prefix = critical ? "BOOST_REQUIRE: " : "BOOST_CHECK: ";
+  const auto failed = rest.rfind(" has failed");
+  const std::string expression = failed == std::string::npos ? rest : rest.substr(0, failed);
+  std::string values;
+  if (failed != std::string::npos) {
+    const auto open = rest.find('[', failed), close = rest.rfind(']');
+    if (open != std::string::npos && close != std::string::npos && close > open) values = rest.substr(open + 1, close - open - 1);
+  }
+  if (auto cmp = splitComparison(expression); cmp && !values.empty()) {
+    // Boost prints the values with the negated operator: "[5 != 4]" for a failed ==.
+    static const std::pair<const char*, const char*> negated[] = {{"==", "!="}, {"!=", "=="}, {"<", ">="},
+                                                                  {">", "<="}, {"<=", ">"},  {">=", "<"}};
+    for (auto [op, neg] : negated) {
+      if (cmp->op != op) continue;
+      const std::string sep = std::string(" ") + neg + " ";
+      const auto at = values.find(sep);
+      if (at == std::string::npos) break;
+      auto d = describeComparison(expression, cmp->op, values.substr(0, at), values.substr(at + sep.size()));
+      r.result.message = prefix + d.message;
+      r.result.actual = d.actual;
+      r.result.expected = d.expected;
+      return;
+    }
+  }
+  r.result.message = prefix + expression + (values.empty() ? " failed" : " failed [" + values + "]");
+  (void)level;
+}
+
+void boostVisitCase(const Node& tc, CaseResult& r) {
+  bool failed = false;
+  for (const auto& cp : tc.children) {
+    const Node& n = *cp;
+    const std::string file = n.attr("file");
+    const int line = toInt(n.attr("line"));
+    const bool located = !file.empty() && file != "unknown location";
+    if (n.name == "Error" || n.name == "FatalError") {
+      addDetails(r, (located ? file + ":" + std::to_string(line) + ": " : std::string()) + trim(n.text));
+      if (failed) continue;
+      failed = true;
+      r.result.status = TestStatus::Failed;
+      r.result.kind = FailureKind::Assertion;
+      describeBoostCheck(r, n.name, n.text);
+      if (located) r.result.frames = {{file, line, 0, r.result.name}};
+    } else if (n.name == "Exception") {
+      const std::string what = trim(n.text);
+      const Node* cpNode = n.child("LastCheckpoint");
+      addDetails(r, what + (cpNode ? " (last checkpoint " + cpNode->attr("file") + ":" + cpNode->attr("line") + ")" : ""));
+      if (failed) continue;
+      failed = true;
+      const bool crash = what.rfind("memory access violation", 0) == 0 || what.rfind("signal:", 0) == 0 ||
+                         what.find("fatal error") != std::string::npos;
+      r.result.status = TestStatus::Error;
+      r.result.kind = FailureKind::Exception;
+      r.result.message = (crash ? "crashed: " : "unexpected exception: ") + oneLine(what);
+      if (crash) r.outcome = "crashed";
+      if (located) r.result.frames = {{file, line, 0, r.result.name}};
+      else if (cpNode && !cpNode->attr("file").empty()) r.result.frames = {{cpNode->attr("file"), toInt(cpNode->attr("line")), 0, r.result.name}};
+    }
+  }
+}
+
+void boostVisitSuite(const Node& suite, const std::string& path, std::string_view target, std::vector<CaseResult>& out) {
+  for (const auto& cp : suite.children) {
+    const Node& n = *cp;
+    const std::string name = n.attr("name");
+    const std::string full = path.empty() ? name : path + "/" + name;
+    if (n.name == "TestSuite") {
+      boostVisitSuite(n, full, target, out);
+      continue;
+    }
+    if (n.name != "TestCase") continue;
+    CaseResult r = newCase(target, full, n.attr("file"), toInt(n.attr("line")));
+    if (!path.empty()) r.parent = std::string(target) + "::" + path;
+    if (n.attr("skipped") == "yes") {
+      r.result.status = TestStatus::Skipped;
+      r.outcome = "skipped";
+      r.reason = n.attr("reason").empty() ? "skipped" : n.attr("reason");
+      out.push_back(std::move(r));
+      continue;
+    }
+    r.result.status = TestStatus::Passed;
+    boostVisitCase(n, r);
+    const std::string printed = stripOwnXmlIndent(n.text);
+    if (!printed.empty()) r.result.output = cap(printed, kOutputCap);
+    if (const Node* t = n.child("TestingTime")) r.result.durationMs = std::atof(t->text.c_str()) / 1000.0;
+    if (!n.closed) markUnfinished(r);
+    out.push_back(std::move(r));
+  }
+}
+
+}  // namespace
+
+std::vector<CaseResult> parseBoostTestXml(std::string_view xml, std::string_view target) {
+  std::vector<CaseResult> out;
+  auto doc = parseXml(xml);
+  const Node* log = doc->child("TestLog");
+  if (!log) return out;
+  // The master suite's name is the module's, not part of a test's path.
+  for (const auto& cp : log->children)
+    if (cp->name == "TestSuite") boostVisitSuite(*cp, "", target, out);
   return out;
 }
 

@@ -22,6 +22,12 @@
 //               case-insensitive wildcards: '*' and '?' in a name match more than that name).
 //               doctest lists every test case it did not run as skipped="true": after a filtered
 //               run, keep only the names selected.
+//   Boost.Test  --log_format=XML --log_level=all --report_level=no  (the XML log to stdout; what a
+//               test prints appears as text inside its <TestCase>, kept as its output)
+//               one test: --run_test=<suite/case> (several: joined with ':'). Like doctest, a
+//               filtered run lists every test case it did not run as skipped (reason "disabled"):
+//               keep only the names selected. Names are paths below the master suite:
+//               "suite/case", "case<int>" (BOOST_AUTO_TEST_CASE_TEMPLATE), "case/_0" (data cases).
 //   plain       no flags: the exit code is the result (0 passed; CTest's SKIP_RETURN_CODE skips).
 //
 // Ids: "<target>::<test name>" where the test name is the framework's own (GoogleTest
@@ -44,8 +50,8 @@
 
 namespace greenlight::core::testing::cmake {
 
-enum class Framework { Plain, GoogleTest, Catch2, Doctest };
-// "plain", "gtest", "catch2", "doctest".
+enum class Framework { Plain, GoogleTest, Catch2, Doctest, BoostTest };
+// "plain", "gtest", "catch2", "doctest", "boost".
 std::string_view frameworkName(Framework framework);
 
 // One test as its framework reported it.
@@ -111,6 +117,14 @@ std::vector<CaseResult> parseCatch2Xml(std::string_view xml, std::string_view ta
 // Test cases with skipped="true" are results with status skipped (doctest::skip, or not selected
 // by the filter: the caller drops the names it did not select). Truncated documents as Catch2.
 std::vector<CaseResult> parseDoctestXml(std::string_view xml, std::string_view target);
+
+// ---- Boost.Test
+
+// The XML log (--log_format=XML --log_level=all). A check's values come from its "[a != b]"
+// (BOOST_CHECK_EQUAL, BOOST_TEST): actual the left, expected the right, as the tests write them
+// (BOOST_CHECK_EQUAL(f(x), 4)); BOOST_CHECK_CLOSE's "between a{..} and b{..}" likewise. Suites are
+// the parents. Truncated documents as Catch2.
+std::vector<CaseResult> parseBoostTestXml(std::string_view xml, std::string_view target);
 
 // ---- plain CTest tests
 

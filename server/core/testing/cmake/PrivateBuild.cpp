@@ -1,4 +1,5 @@
 #include "core/testing/cmake/PrivateBuild.h"
+#include "core/testing/cmake/UserConfig.h"
 #include "core/testing/ContentHash.h"
 #include "core/testing/Discovery.h"
 
@@ -194,12 +195,18 @@ sandbox::Policy PrivateBuild::stepPolicy(const RunOptions& options, double secon
   p.outputLimitBytes = std::size_t{8} << 20;
   p.fileSizeLimitMb = 4096;
   p.scratchSizeMb = 1024;
-  p.network = false;  // configure and build never reach the network (FetchContent fails, visibly)
+  // Configure and build reach the network only when the user allows it (sandbox.network): the
+  // dependencies FetchContent would download come from the user's build (UserConfig.h).
+  p.network = sb.network;
   p.allowUnsandboxed = sb.allowUnsandboxed;
   p.profile = sandbox::Profile::Compiler;
   p.binds.push_back({projectBind_, "", false});
   p.binds.push_back({buildDir(), "", true});
   p.binds.push_back({root_ + "/ccache", "", true});
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& d : readOnly_) p.binds.push_back({d, "", false});
+  }
   for (const auto& b : binds) p.binds.push_back({b.copy, b.path, false});
   // ccache in depend mode: a miss runs the compiler once (no separate preprocessing pass), which
   // is what a run after an edit mostly is; a hit (a text seen before: the disk's text again after
@@ -227,8 +234,60 @@ bool PrivateBuild::upToDate(const ProjectDir& project) const {
 }
 
 bool PrivateBuild::configure(const ProjectDir& project, const RunOptions& options, std::string* error) {
-  if (upToDate(project)) return true;
+  // The user's configuration (UserConfig.h), read every time: a preset edited, a dependency the
+  // user's build fetched since, a toolchain changed all call for a new configure.
+  const bool offline = !options.config.sandbox.network;
+  const UserConfiguration user = userConfiguration(project, findUserBuild(sourceDir_), offline);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // Each directory once, none inside another bound one (a second bind of a path fails).
+    const auto inside = [](const std::string& d, const std::string& dir) {
+      return d == dir || (d.size() > dir.size() && d.compare(0, dir.size() + 1, dir + "/") == 0);
+    };
+    std::vector<std::string> dirs = user.readOnly;
+    std::sort(dirs.begin(), dirs.end());
+    readOnly_.clear();
+    for (const auto& d : dirs)
+      if (!inside(d, projectBind_) && !inside(d, root_) && !inside(projectBind_, d) &&
+          (readOnly_.empty() || !inside(d, readOnly_.back())))
+        readOnly_.push_back(d);
+  }
+  const bool ninja = sandboxHasProgram("ninja");
+  if (!ninja && !sandboxHasProgram("make")) {
+    *error = "neither ninja nor make is installed: cannot build the CMake project";
+    return false;
+  }
+  // The user's generator when greenlight reads its dependencies (Ninja, Unix Makefiles); others
+  // (multi-config, IDE generators) get Ninja: one configuration, one build tool to drive.
+  std::string generator = ninja ? "Ninja" : "Unix Makefiles";
+  if (user.generator == "Unix Makefiles" && sandboxHasProgram("make")) generator = user.generator;
+  std::vector<std::string> argv = {"cmake", "-S", sourceDir_, "-B", buildDir(), "-G", generator};
+  bool buildType = false;
+  for (const auto& o : user.args) {
+    buildType = buildType || o.rfind("-DCMAKE_BUILD_TYPE", 0) == 0;
+    argv.push_back(o);
+  }
+  // The options that gate the tests, on (after the carried ones: the last -D wins).
+  for (const auto& g : testGates(project, findUserBuild(sourceDir_))) argv.push_back("-D" + g.name + ":BOOL=ON");
+  // Debug unless the user builds otherwise: line numbers and asserts are what tests want.
+  if (!buildType) argv.push_back("-DCMAKE_BUILD_TYPE=Debug");
+  if (sandboxHasProgram("ccache"))
+    argv.insert(argv.end(), {"-DCMAKE_CXX_COMPILER_LAUNCHER=ccache", "-DCMAKE_C_COMPILER_LAUNCHER=ccache"});
+  std::string signature;
+  for (const auto& a : argv) signature += a + "\n";
+  const std::string signaturePath = root_ + "/configured-with";
+  const std::string previous = readFile(signaturePath).value_or("");
+  if (previous == signature && upToDate(project)) return true;
   std::error_code ec;
+  if (!previous.empty() && previous != signature) {
+    // Another configuration: a fresh cache (CMake keeps a toolchain or a generator from the
+    // first configure); another generator: a fresh build directory.
+    const bool sameGenerator = previous.find("\n-G\n" + generator + "\n") != std::string::npos;
+    GL_LOG(Info, "cmake: the configuration of " << sourceDir_ << " changed (" << (user.source.empty() ? "defaults" : user.source)
+                                               << "): configuring afresh" << (sameGenerator ? "" : " with " + generator));
+    if (sameGenerator) fs::remove(buildDir() + "/CMakeCache.txt", ec);
+    else fs::remove_all(buildDir(), ec);
+  }
   for (const char* sub : {"/build", "/ccache", "/overlay"}) {
     fs::create_directories(root_ + sub, ec);
     if (ec) {
@@ -242,40 +301,36 @@ bool PrivateBuild::configure(const ProjectDir& project, const RunOptions& option
   for (const char* sub : {"/.cmake", "/.cmake/api", "/.cmake/api/v1", "/.cmake/api/v1/query",
                           "/.cmake/api/v1/query/client-greenlight"})
     giveToSandbox(buildDir() + sub);
-  const bool ninja = sandboxHasProgram("ninja");
-  if (!ninja && !sandboxHasProgram("make")) {
-    *error = "neither ninja nor make is installed: cannot build the CMake project";
-    return false;
-  }
   sandbox::Policy p = stepPolicy(options, 600, {});
-  p.argv = {"cmake", "-S", sourceDir_, "-B", buildDir(), "-G", ninja ? "Ninja" : "Unix Makefiles"};
-  bool buildType = false;
-  const auto user = findUserBuild(sourceDir_);
-  if (user) {
-    for (auto& o : carriedOptions(*user, project.listFiles)) {
-      buildType = buildType || o.rfind("-DCMAKE_BUILD_TYPE=", 0) == 0;
-      p.argv.push_back(std::move(o));
-    }
-  }
-  // The options that gate the tests, on (after the carried ones: the last -D wins).
-  for (const auto& g : testGates(project, user)) p.argv.push_back("-D" + g.name + ":BOOL=ON");
-  // Debug unless the user builds otherwise: line numbers and asserts are what tests want.
-  if (!buildType) p.argv.push_back("-DCMAKE_BUILD_TYPE=Debug");
-  if (sandboxHasProgram("ccache"))
-    p.argv.insert(p.argv.end(), {"-DCMAKE_CXX_COMPILER_LAUNCHER=ccache", "-DCMAKE_C_COMPILER_LAUNCHER=ccache"});
+  p.argv = std::move(argv);
+  GL_LOG(Debug, "cmake configure of " << sourceDir_ << " from " << (user.source.empty() ? "defaults" : user.source)
+                                      << (user.reused.empty() ? "" : ", FetchContent sources reused: " + std::to_string(user.reused.size())));
   StepOutput out = executeStep(p, options, nullptr);
   if (out.verdict.cancelled) {
     *error = "cancelled while configuring";
     return false;
   }
   if (out.verdict.status != sandbox::Status::Ok) {
+    fs::remove(signaturePath, ec);
+    const std::string said = out.stderrText.empty() ? out.stdoutText : out.stderrText + "\n" + out.stdoutText;
+    if (offline) {
+      std::string net = networkDiagnosis(project, user, said, out.verdict.syscall);
+      if (!net.empty()) {
+        // CMake's error, not the warnings and the compiler checks before it.
+        const auto at = said.find("CMake Error");
+        *error = net + " CMake said: " + (at == std::string::npos ? tail(said, 800) : said.substr(at, 800));
+        return false;
+      }
+    }
     std::string why = out.verdict.status == sandbox::Status::ExitNonzero ? "exit code " + std::to_string(out.verdict.exitCode)
                                                                           : std::string(sandbox::statusName(out.verdict.status));
     if (!out.verdict.setupError.empty()) why += ": " + out.verdict.setupError;
     if (!out.verdict.syscall.empty()) why += " (" + out.verdict.syscall + ")";
-    *error = "cmake could not configure " + sourceDir_ + " (" + why + "): " + tail(out.stderrText.empty() ? out.stdoutText : out.stderrText + "\n" + out.stdoutText, 1500);
+    *error = "cmake could not configure " + sourceDir_ + (user.source.empty() ? "" : " from " + user.source) + " (" + why + "): " + tail(said, 1500);
+    if (!user.presetError.empty()) *error += " (" + user.presetError + ")";
     return false;
   }
+  writeAtomically(signaturePath, signature);
   return true;
 }
 
@@ -508,6 +563,11 @@ PrivateBuild::BuildResult PrivateBuild::build(const std::vector<std::string>& ta
     buildSeconds_[key] = r.seconds;
   }
   return r;
+}
+
+std::vector<std::string> PrivateBuild::readOnlyDirs() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return readOnly_;
 }
 
 std::string PrivateBuild::traceLibrary(const RunOptions& options, const CodeModel& model) {

@@ -3,8 +3,11 @@
 // Where: <cache>/cmake/<project dir name>-<hash of its path>/ (cache: $XDG_CACHE_HOME/greenlight,
 // else ~/.cache/greenlight), holding
 //   build/        the CMake build directory (configured once, with greenlight's File API query;
-//                 the generator is Ninja when installed, else Unix Makefiles; ccache as the
-//                 compiler launcher when installed)
+//                 the generator is the user's when it is Ninja or Unix Makefiles, else Ninja when
+//                 installed; ccache as the compiler launcher when installed). Meson projects and
+//                 compile_commands.json projects (native/) use the same directory for their
+//                 ninja build.
+//   configured-with  the configure's arguments: another configuration configures afresh
 //   ccache/       the project's own ccache directory (never shared between projects: a build
 //                 could plant objects for another project's sources)
 //   overlay/      the texts of files whose editor text differs from the disk (see below)
@@ -12,8 +15,8 @@
 //                 build's plans and when that build started
 //   trace/        harness/cxx_trace.cc.inc built as a shared object (LD_PRELOADed into tests)
 //   lock          flock()ed while a thread or process configures, builds or runs
-// The user's own build directory is never written; its cache gives the options to configure
-// with (carriedOptions).
+// The user's own build directory is never written; its presets and cache give the options to
+// configure with, and the sources its FetchContent fetched are reused (UserConfig.h).
 //
 // Every step is sandboxed (no network): configure, build and the CTest listing see the project
 // read-only at its own path, the build directory and the ccache directory writable, and each
@@ -74,8 +77,9 @@ class PrivateBuild {
 
   // Whether the build directory is configured and newer than every list file of `project`.
   bool upToDate(const ProjectDir& project) const;
-  // Configures (or re-configures) when not upToDate. Hold the Lock. False + `error` (CMake's
-  // own words) when CMake fails.
+  // Configures (or re-configures) when not upToDate or the user's configuration changed. Hold
+  // the Lock. False + `error` (CMake's own words; which download the configure needs when the
+  // network is why) when CMake fails.
   bool configure(const ProjectDir& project, const RunOptions& options, std::string* error);
 
   // The File API reply (cached until CMake writes a new one).
@@ -110,6 +114,9 @@ class PrivateBuild {
   // A sandboxed step on this build: the source tree read-only (the directory above it that holds
   // .git when there is one), build/ and ccache/ writable, the overlay binds, workdir build/.
   sandbox::Policy stepPolicy(const RunOptions& options, double seconds, const std::vector<OverlayBind>& binds) const;
+  // Host directories outside the project the user's configuration reads (fetched sources, a
+  // toolchain's root, a package prefix): bound read-only into every step and test run.
+  std::vector<std::string> readOnlyDirs() const;
   // The directory bound read-only as the project.
   const std::string& projectBind() const { return projectBind_; }
 
@@ -125,6 +132,7 @@ class PrivateBuild {
   std::string testsKey_;
   std::shared_ptr<const std::vector<CtestTest>> tests_;
   std::map<std::string, double> buildSeconds_;
+  std::vector<std::string> readOnly_;  // host directories the user's configuration reads (UserConfig.h)
 };
 
 // Whether a program is installed where the sandbox finds it (/usr/local/bin, /usr/bin, /bin).

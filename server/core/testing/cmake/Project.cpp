@@ -102,6 +102,7 @@ Framework frameworkOfText(const std::string& text) {
     const std::string h = lower((*it)[2].str());
     if (h.find("gtest/") != std::string::npos || h.find("gmock/") != std::string::npos) return Framework::GoogleTest;
     if (h.find("doctest") != std::string::npos) return Framework::Doctest;
+    if (h.find("boost/test/") != std::string::npos) return Framework::BoostTest;
     if (h.find("catch") != std::string::npos) return Framework::Catch2;
   }
   return Framework::Plain;
@@ -223,12 +224,43 @@ std::vector<TestDecl> scanTestDeclarations(const std::string& text, Framework fr
   // Catch2 / doctest: MACRO( [fixture, ] "name" ...
   static const std::regex stringCase = support::regex(
       R"(^\s*(TEST_CASE|SCENARIO|TEST_CASE_METHOD|TEST_CASE_FIXTURE|TEMPLATE_TEST_CASE|TEMPLATE_PRODUCT_TEST_CASE|TEMPLATE_LIST_TEST_CASE|TEST_CASE_TEMPLATE|TEST_CASE_TEMPLATE_DEFINE|TEMPLATE_TEST_CASE_METHOD|METHOD_AS_TEST_CASE)\s*\(\s*(?:[\w:<>]+\s*,\s*)?"((?:\\.|[^"\\])*)\")");
+  // Boost.Test: BOOST_AUTO_TEST_CASE(name), BOOST_FIXTURE_TEST_CASE(name, F), ..._TEMPLATE(name,
+  // T, types), BOOST_DATA_TEST_CASE(name, ...), BOOST_DATA_TEST_CASE_F(F, name, ...), inside
+  // BOOST_AUTO_TEST_SUITE(s) / BOOST_FIXTURE_TEST_SUITE(s, F) ... BOOST_AUTO_TEST_SUITE_END():
+  // named by their path "s/name", as Boost.Test reports them.
+  static const std::regex boostCase = support::regex(
+      R"(^\s*(BOOST_AUTO_TEST_CASE|BOOST_FIXTURE_TEST_CASE|BOOST_AUTO_TEST_CASE_TEMPLATE|BOOST_FIXTURE_TEST_CASE_TEMPLATE|BOOST_DATA_TEST_CASE|BOOST_DATA_TEST_CASE_F)\s*\(\s*(\w+)(?:\s*,\s*(\w+))?)");
+  static const std::regex boostSuite = support::regex(R"(^\s*(BOOST_AUTO_TEST_SUITE|BOOST_FIXTURE_TEST_SUITE)\s*\(\s*(\w+))");
+  static const std::regex boostSuiteEnd = support::regex(R"(^\s*BOOST_AUTO_TEST_SUITE_END\s*\()");
+  std::vector<std::string> suites;
+  const auto suitePath = [&] {
+    std::string p;
+    for (const auto& x : suites) p += x + "/";
+    return p;
+  };
   std::istringstream in(text);
   int n = 0;
   for (std::string l; std::getline(in, l);) {
     ++n;
     std::smatch m;
     TestDecl d;
+    if (framework == Framework::BoostTest) {
+      if (std::regex_search(l, m, boostSuiteEnd)) {
+        if (!suites.empty()) suites.pop_back();
+        continue;
+      }
+      if (std::regex_search(l, m, boostSuite)) {
+        suites.push_back(m[2].str());
+        continue;
+      }
+      if (!std::regex_search(l, m, boostCase)) continue;
+      d.framework = Framework::BoostTest;
+      d.macro = m[1].str();
+      d.name = suitePath() + (d.macro == "BOOST_DATA_TEST_CASE_F" ? m[3].str() : m[2].str());
+      d.line = n;
+      out.push_back(std::move(d));
+      continue;
+    }
     if (std::regex_search(l, m, gtest)) {
       d.framework = Framework::GoogleTest;
       d.macro = m[1].str();
@@ -279,6 +311,8 @@ bool declares(const TestDecl& d, const std::string& name) {
     case Framework::Doctest:
       if (d.macro == "SCENARIO") return name == "  Scenario: " + d.name || name == "Scenario: " + d.name;
       return starts(d.name + "<");  // TEST_CASE_TEMPLATE: "name<int>"
+    case Framework::BoostTest:
+      return starts(d.name + "<") || starts(d.name + "/_");  // "name<int>"; data cases "name/_0"
     case Framework::Plain: break;
   }
   return false;

@@ -1,0 +1,50 @@
+// A project whose only build description greenlight can read is a compile_commands.json (Make
+// through `bear -- make`, Bazel's compile-commands extractors, a hand-written one): each
+// translation unit's flags come from its entry, never guessed.
+//
+// The test programs: every entry that declares test cases (GoogleTest, Catch2, doctest,
+// Boost.Test) is a test source. A run links the test sources it needs with
+//   - the project's main for that framework when one entry provides it (a TU that defines main(),
+//     CATCH_CONFIG_MAIN, DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN, BOOST_TEST_MODULE), else the
+//     framework's own main (gtest_main, a generated CATCH_CONFIG_MAIN / doctest / Boost.Test
+//     main compiled with the test file's own flags);
+//   - every other entry that defines no main (the project's library sources);
+//   - the framework's libraries (-lgtest, -lboost_unit_test_framework, ...), -pthread.
+// greenlight writes a build.ninja for that into its private build directory (cmake/PrivateBuild.h:
+// <cache>/cmake/<project>-<hash>/build): each TU with its entry's command, `-o` its own object
+// and a depfile (so that ninja rebuilds only what an edit reaches, and its deps log says which
+// headers each TU reads); the entries' directories are read-only, as is the whole project.
+//
+// Thread-safety: pure functions (they read files); writeNinja needs the PrivateBuild's Lock.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/testing/cmake/FileApi.h"
+#include "core/testing/native/Programs.h"
+
+namespace greenlight::core::testing::native {
+
+struct CompileDb {
+  std::string root;    // the project directory (the database's directory, or the one above build/)
+  std::string path;    // compile_commands.json
+  std::vector<cmake::CompileCommand> entries;
+};
+
+// The database of the project `file` belongs to: compile_commands.json in a directory above the
+// file, or in its build/, out/ or _build/ (Bazel's extractors write it at the workspace root), up to
+// the repository root; not a CMake or Meson build's (those have their own adapters): nullopt.
+std::optional<CompileDb> findCompileDb(const std::string& file);
+
+// The test programs for a run that reaches `sources` (test sources of the database; empty: all):
+// one program per framework, holding those test sources. `buildDir`: where objects and binaries
+// go. `ninja` receives the build.ninja text that builds them.
+std::vector<Program> compileDbPrograms(const CompileDb& db, const std::string& buildDir, std::string* ninja,
+                                       std::string* error);
+
+// The test sources of the database (entries declaring test cases).
+std::vector<std::string> testSources(const CompileDb& db);
+
+}  // namespace greenlight::core::testing::native
