@@ -121,8 +121,11 @@ int runCommand(const Args& args) {
   if (json) {
     std::cout << t::runResultToJson(result).dump() << std::endl;
   } else {
-    if (outcome.noTests) std::fprintf(stderr, "greenlight run: no tests found near %s\n", path.c_str());
-    if (!result.selectionNote.empty()) std::fprintf(stderr, "greenlight run: ran %s\n", result.selectionNote.c_str());
+    if (outcome.noTests)
+      std::fprintf(stderr, "greenlight run: no tests found near %s%s\n", path.c_str(),
+                   result.selectionNote.empty() ? "" : ("; " + result.selectionNote).c_str());
+    else if (!result.selectionNote.empty())
+      std::fprintf(stderr, "greenlight run: ran %s\n", result.selectionNote.c_str());
     std::cout << t::runResultToText(result) << std::flush;
   }
   if (outcome.noTests) return 3;

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/testing/PyResolve.h"
 #include "core/testing/adapters/Adapter.h"
 #include "core/testing/adapters/JsProject.h"
 #include "support/Regex.h"
@@ -460,6 +461,14 @@ TestPlan builtinDiscovery(const DiscoveryContext& ctx) {
     plan.sourceIsTestFile = true;
   } else {
     plan.testFiles = candidateTestFiles(source, language, root);
+    if (language == Language::Python) {
+      // A test file named after the module counts only when it loads this very file (PyResolve.h);
+      // with none left, the test files that import it are its tests.
+      const PyResolver resolver(pythonSearch(ctx.source, ctx.workspaceRoot, request.overlay));
+      plan.testFiles = pythonNamedTestsLoading(resolver, ctx.source, plan.testFiles, &plan.discoveryNote);
+      if (plan.testFiles.empty() && !root.empty())
+        plan.testFiles = pythonTestsImporting(resolver, ctx.source, {root.string()}, {"test_*.py", "*_test.py"});
+    }
     if (language == Language::JavaScript && plan.testFiles.empty())
       plan.testFiles = jsTestsImporting(source, root, request.overlay);
     for (const auto& extra : request.extraTestFiles) {

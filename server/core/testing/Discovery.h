@@ -98,6 +98,9 @@ struct TestPlan {
   // unsaved text is what it sees, and they are part of the run's fingerprint.
   std::vector<std::string> supportFiles;
   std::string selectionNote;    // how a FILE:LINE run chose its tests, in words ("" when it ran all of them)
+  // Test files named after the source that were left out because they do not load it (another
+  // module of the same name), in words; said when no test of the file was found.
+  std::string discoveryNote;
   std::string sourceFile;       // the file under test (absolute, normalised)
   std::string workspaceRoot;
   bool sourceIsTestFile = false;             // PATH was a test file: it is run on its own

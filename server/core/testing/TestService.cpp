@@ -224,6 +224,8 @@ RunOutcome TestService::execute(Job& job) {
   for (const auto& t : plan->testFiles) outcome.result.files.push_back(t);
   if (plan->empty()) {
     outcome.noTests = true;
+    // Why the tests named after the file are not its tests (they load another module of its name).
+    outcome.result.selectionNote = plan->discoveryNote;
     return outcome;
   }
   RunOptions ro;

@@ -548,7 +548,7 @@ void RunTestsFeature::complete(const std::shared_ptr<Run>& run, Completion c) {
                        {"cached", result.cached}};
   if (c.outcome.noTests) {
     reply["noTests"] = true;
-    run->progress->end("no tests found near " + name);
+    run->progress->end("no tests found near " + name + (result.selectionNote.empty() ? "" : "; " + result.selectionNote));
   } else {
     if (result.cached) {
       // The engine reports nothing per test for a cached run: replay the results.
