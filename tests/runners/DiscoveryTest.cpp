@@ -224,8 +224,8 @@ TEST_CASE("the filesystem root is never walked for tests") {
     PySearch search;
     search.roots = {std::filesystem::path(osPy).parent_path().string()};
     const PyResolver resolver(search);
-    REQUIRE_FALSE(pythonTestsImporting(resolver, osPy, {"/usr/lib"}, {"test_*.py"}).empty());
-    CHECK(pythonTestsImporting(resolver, osPy, {"/"}, {"test_*.py"}).empty());
+    REQUIRE_FALSE(pythonTestsLoading(resolver, osPy, {"/usr/lib"}, {"test_*.py"}).empty());
+    CHECK(pythonTestsLoading(resolver, osPy, {"/"}, {"test_*.py"}).empty());
   }
   // A file saved at / (unsaved text, as an editor has it): only its own directory's candidates,
   // never the machine's test files.

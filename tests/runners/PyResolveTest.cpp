@@ -43,7 +43,7 @@ TestPlan discover(const std::string& path) {
 // The test files under the workspace that import `source`, as the pytest adapter asks.
 std::vector<std::string> importers(const TempWorkspace& ws, const std::string& source) {
   const PyResolver resolver(pythonSearch(source, ws.root(), {}));
-  return pythonTestsImporting(resolver, source, {ws.root()}, {"test_*.py", "*_test.py"});
+  return pythonTestsLoading(resolver, source, {ws.root()}, {"test_*.py", "*_test.py"});
 }
 
 }  // namespace
@@ -131,23 +131,34 @@ TEST_CASE("PyResolve: relative imports (from . import m, from ..pkg import m, fr
   ws.write("pkg/sub/test_local.py", "from . import n\n");
   CHECK(importers(ws, m) == std::vector<std::string>{t1, t2});
   CHECK(importers(ws, n) == std::vector<std::string>{ws.path("pkg/sub/test_local.py"), t3});
+  // A test module inside a package runs the package's __init__.py first.
+  ws.write("pkg/__init__.py", "from . import m\n");
+  auto t4 = ws.write("pkg/tests/test_plain.py", "import json\n");
+  CHECK(importers(ws, m) == std::vector<std::string>{ws.path("pkg/sub/test_local.py"), t1, t2, t4, t3});
 }
 
-TEST_CASE("PyResolve: re-exports through __init__ count by the name imported") {
+TEST_CASE("PyResolve: re-exports through __init__ and modules loaded through other modules") {
   TempWorkspace ws;
-  ws.write("pkg/__init__.py", "from .impl import f as public_f\nfrom .inner import *\nfrom .other import g\n");
+  ws.write("pkg/__init__.py", "from .impl import f as public_f\nfrom .inner import *\n");
   auto impl = ws.write("pkg/impl.py", "def f():\n    return 1\n");
-  ws.write("pkg/other.py", "def g():\n    return 2\n");
+  ws.write("pkg/other.py", "from ._i18n import gettext\n\ndef g():\n    return 2\n");
+  auto i18n = ws.write("pkg/_i18n.py", "def gettext(s):\n    return s\n");
   ws.write("pkg/inner/__init__.py", "from .deep import h\n");
   auto deep = ws.write("pkg/inner/deep.py", "def h():\n    return 3\n");
+  ws.write("alone/__init__.py", "");
+  ws.write("alone/x.py", "");
   auto tf = ws.write("tests/test_f.py", "from pkg import public_f\n");
-  auto tg = ws.write("tests/test_g.py", "from pkg import g\n");
   auto th = ws.write("tests/test_h.py", "from pkg import h\n");
   auto tall = ws.write("tests/test_all.py", "import pkg\n\ndef test_x():\n    assert pkg.public_f() == 1\n");
   auto tstar = ws.write("tests/test_star.py", "from pkg import *\n");
-  CHECK(importers(ws, impl) == std::vector<std::string>{tall, tf, tstar});
-  CHECK(importers(ws, deep) == std::vector<std::string>{tall, th, tstar});
-  (void)tg;
+  auto tother = ws.write("tests/test_other.py", "from pkg.other import g\n");
+  ws.write("tests/test_alone.py", "from alone import x\n");
+  // Every test that imports the package runs its __init__, which loads impl and inner.deep.
+  const std::vector<std::string> all = {tall, tf, th, tother, tstar};
+  CHECK(importers(ws, impl) == all);
+  CHECK(importers(ws, deep) == all);
+  // _i18n is imported by no test, only by pkg/other.py: the tests that load other.py are its tests.
+  CHECK(importers(ws, i18n) == std::vector<std::string>{tother});
 }
 
 TEST_CASE("PyResolve: namespace packages (no __init__.py) and a src/ layout") {

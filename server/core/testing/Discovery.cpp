@@ -467,7 +467,7 @@ TestPlan builtinDiscovery(const DiscoveryContext& ctx) {
       const PyResolver resolver(pythonSearch(ctx.source, ctx.workspaceRoot, request.overlay));
       plan.testFiles = pythonNamedTestsLoading(resolver, ctx.source, plan.testFiles, &plan.discoveryNote);
       if (plan.testFiles.empty() && !root.empty())
-        plan.testFiles = pythonTestsImporting(resolver, ctx.source, {root.string()}, {"test_*.py", "*_test.py"});
+        plan.testFiles = pythonTestsLoading(resolver, ctx.source, {root.string()}, {"test_*.py", "*_test.py"});
     }
     if (language == Language::JavaScript && plan.testFiles.empty())
       plan.testFiles = jsTestsImporting(source, root, request.overlay);

@@ -756,10 +756,10 @@ std::optional<std::vector<std::string>> PyResolver::resolve(const PyImport& imp,
   return files;
 }
 
-PyLoadVerdict PyResolver::loads(const std::string& testFile, const std::string& target) const {
+PyLoadVerdict PyResolver::loads(const std::string& testFile, const std::string& target, bool withPreloads) const {
   constexpr std::size_t kMaxModules = 3000;
   std::vector<std::string> start;
-  if (!search_.preloadRoot.empty()) {
+  if (withPreloads && !search_.preloadRoot.empty()) {
     // pytest imports the conftest.py files from the rootdir down to the test's directory first.
     const fs::path root(search_.preloadRoot);
     for (fs::path dir = fs::path(testFile).parent_path();; dir = dir.parent_path()) {
@@ -769,6 +769,10 @@ PyLoadVerdict PyResolver::loads(const std::string& testFile, const std::string& 
       if (rel.empty() || rel.native().rfind("..", 0) == 0) break;
     }
   }
+  // A test module inside a package is imported as part of it: its packages' __init__.py run first.
+  for (fs::path dir = fs::path(testFile).parent_path(); isFile(dir / "__init__.py") && dir != dir.parent_path();
+       dir = dir.parent_path())
+    start.push_back((dir / "__init__.py").string());
   start.push_back(testFile);
   std::set<std::string> seen(start.begin(), start.end());
   std::deque<std::string> queue(start.begin(), start.end());
@@ -805,67 +809,6 @@ PyLoadVerdict PyResolver::loads(const std::string& testFile, const std::string& 
   return {PyLoads::No, why};
 }
 
-bool PyResolver::reexports(const std::string& init, const std::string& name, const std::string& target, int depth,
-                           std::set<std::string>& seen) const {
-  if (depth > 12 || !seen.insert(init + "\n" + name).second) return false;
-  for (const auto& imp : parsed(init).imports) {
-    std::vector<std::string> files;
-    std::string packageDir;
-    if (!resolveParts(imp, init, &files, &packageDir)) continue;
-    if (!imp.from) {
-      // `import pkg.m` in an __init__ binds pkg: everything it loads is the package's.
-      if (name == "*" && std::find(files.begin(), files.end(), target) != files.end()) return true;
-      continue;
-    }
-    for (const auto& n : imp.names) {
-      const std::string bound = n.as.empty() ? n.name : n.as;
-      if (name != "*" && n.name != "*" && bound != name) continue;
-      const std::string inner = n.name == "*" ? name : n.name;
-      // The name is a submodule of the package imported from, or a name of that module.
-      const std::string sub = submodule(packageDir, n.name);
-      if (!sub.empty()) {
-        if (sub == target) return true;
-        if (isInit(sub) && reexports(sub, "*", target, depth + 1, seen)) return true;
-        continue;
-      }
-      if (std::find(files.begin(), files.end(), target) != files.end()) return true;
-      if (!files.empty() && isInit(files.back()) && files.back() != init &&
-          reexports(files.back(), inner, target, depth + 1, seen))
-        return true;
-    }
-  }
-  return false;
-}
-
-bool PyResolver::imports(const std::string& testFile, const std::string& target) const {
-  std::set<std::string> seen;
-  for (const auto& imp : parsed(testFile).imports) {
-    std::vector<std::string> files;
-    std::string packageDir;
-    if (!resolveParts(imp, testFile, &files, &packageDir)) continue;
-    // The module itself, or one of the packages it is in.
-    if (std::find(files.begin(), files.end(), target) != files.end()) return true;
-    const std::string init = !packageDir.empty() && isFile(fs::path(packageDir) / "__init__.py")
-                                 ? (fs::path(packageDir) / "__init__.py").string()
-                                 : "";
-    if (!imp.from) {
-      // `import pkg`: the test reaches whatever the package re-exports.
-      if (!init.empty() && reexports(init, "*", target, 0, seen)) return true;
-      continue;
-    }
-    for (const auto& n : imp.names) {
-      const std::string sub = submodule(packageDir, n.name);
-      if (!sub.empty()) {
-        if (sub == target) return true;
-        if (isInit(sub) && reexports(sub, "*", target, 0, seen)) return true;
-        continue;
-      }
-      if (!init.empty() && init != testFile && reexports(init, n.name, target, 0, seen)) return true;
-    }
-  }
-  return false;
-}
-
 namespace {
 bool skippedDir(const std::string& name) {
   static const std::set<std::string> k = {"node_modules", "__pycache__", "venv", "env", "site-packages", "dist",
@@ -878,7 +821,7 @@ bool matchesGlobs(const std::string& fileName, const std::vector<std::string>& g
 }
 }  // namespace
 
-std::vector<std::string> pythonTestsImporting(const PyResolver& resolver, const std::string& target,
+std::vector<std::string> pythonTestsLoading(const PyResolver& resolver, const std::string& target,
                                               const std::vector<std::string>& dirs, const std::vector<std::string>& globs,
                                               std::size_t cap) {
   std::vector<std::string> out;
@@ -899,7 +842,7 @@ std::vector<std::string> pythonTestsImporting(const PyResolver& resolver, const 
       const std::string path = entry.path().lexically_normal().string();
       if (path == target || !seen.insert(path).second) continue;
       ++read;
-      if (resolver.imports(path, target)) out.push_back(path);
+      if (resolver.loads(path, target, false).loads == PyLoads::Yes) out.push_back(path);
     }
   }
   std::sort(out.begin(), out.end());

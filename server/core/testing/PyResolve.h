@@ -1,6 +1,6 @@
 // Python's import system read statically: which files a Python file loads when it runs, given the
 // directories on sys.path. It decides which test files are the tests of a source file (the tests
-// that load it: Discovery.cpp, adapters/Pytest.cpp, adapters/Unittest.cpp), so that a test file
+// that load it, at any depth: Discovery.cpp, adapters/Pytest.cpp, adapters/Unittest.cpp), so that a test file
 // named after a module (tests/test_util.py) never stands in for the tests of another module of
 // the same name (pkg_b/util.py) that it does not load.
 //
@@ -102,11 +102,9 @@ class PyResolver {
   // Whether running `testFile` (after the preloads) loads `target`: the closure of the imports
   // over the project's files. Unsure when a file on the way imports dynamically, when the test
   // imports none of the project's modules (it may reach it through fixtures), or past the bound.
-  PyLoadVerdict loads(const std::string& testFile, const std::string& target) const;
-
-  // Whether `testFile` imports `target` itself: the module, one of its packages, or a name (or a
-  // star, or the whole package by `import pkg`) that a package's __init__.py re-exports from it.
-  bool imports(const std::string& testFile, const std::string& target) const;
+  // `withPreloads` false leaves conftest.py out: a conftest that imports the package would make
+  // every test a test of every module.
+  PyLoadVerdict loads(const std::string& testFile, const std::string& target, bool withPreloads = true) const;
 
   // The sys.path `file` runs with: its own edits, its prepend base directory, then the roots.
   std::vector<std::string> rootsFor(const std::string& file) const;
@@ -121,18 +119,17 @@ class PyResolver {
   // when that module is a package, its directory; false when it is not the project's.
   bool resolveParts(const PyImport& imp, const std::string& fromFile, std::vector<std::string>* moduleFiles,
                     std::string* packageDir) const;
-  // Whether the package __init__ `init` gives `name` (or everything, name "*") from `target`.
-  bool reexports(const std::string& init, const std::string& name, const std::string& target, int depth,
-                 std::set<std::string>& seen) const;
-
   PySearch search_;
   mutable std::map<std::string, PyImports> parsed_;
   mutable std::map<std::string, std::optional<Resolved>> modules_;  // module + roots -> where it is
 };
 
-// The test files under `dirs` whose names match `globs` that import `target`
-// (PyResolver::imports), sorted; at most `cap` files are read. The filesystem root is never walked.
-std::vector<std::string> pythonTestsImporting(const PyResolver& resolver, const std::string& target,
+// The test files under `dirs` whose names match `globs` that load `target` (PyResolver::loads,
+// without conftest.py): importing it, a package whose __init__.py imports it, or a module that
+// does, at any depth. A module that only other modules import is tested by their tests, and an
+// edit to it must run them: a run of only its direct importers can be green on a bug the others
+// catch. Sorted; at most `cap` files are read. The filesystem root is never walked.
+std::vector<std::string> pythonTestsLoading(const PyResolver& resolver, const std::string& target,
                                               const std::vector<std::string>& dirs, const std::vector<std::string>& globs,
                                               std::size_t cap = 2000);
 

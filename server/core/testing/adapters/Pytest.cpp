@@ -86,7 +86,7 @@ class PytestAdapter final : public RunnerAdapter {
       std::vector<std::string> dirs = project.testPaths.empty() ? std::vector<std::string>{project.rootDir} : project.testPaths;
       // As pytest imports them: from its rootdir, with its pythonpath and conftest.py files (PyResolve.h).
       const PyResolver resolver(pythonSearch(ctx.source, ctx.workspaceRoot, ctx.request.overlay, project.rootDir));
-      for (const auto& f : pythonTestsImporting(resolver, ctx.source, dirs, project.pythonFiles)) {
+      for (const auto& f : pythonTestsLoading(resolver, ctx.source, dirs, project.pythonFiles)) {
         if (std::find(plan.testFiles.begin(), plan.testFiles.end(), f) == plan.testFiles.end()) plan.testFiles.push_back(f);
       }
       // pytest collects only files that match its patterns (explicit paths aside).

@@ -44,7 +44,7 @@ class UnittestAdapter final : public RunnerAdapter {
       PySearch search = pythonSearch(ctx.source, root, ctx.request.overlay, root);
       search.preloadRoot.clear();
       const PyResolver resolver(std::move(search));
-      for (const auto& f : pythonTestsImporting(resolver, ctx.source, {root}, globs)) {
+      for (const auto& f : pythonTestsLoading(resolver, ctx.source, {root}, globs)) {
         if (std::find(plan.testFiles.begin(), plan.testFiles.end(), f) == plan.testFiles.end()) plan.testFiles.push_back(f);
       }
     }
