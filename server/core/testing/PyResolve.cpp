@@ -781,10 +781,15 @@ PyLoadVerdict PyResolver::loads(const std::string& testFile, const std::string& 
   std::vector<std::string> sameName;
   const std::string stem = fs::path(target).stem().string() == "__init__" ? fs::path(target).parent_path().filename().string()
                                                                           : fs::path(target).stem().string();
+  if (noReachTarget_ != target) {
+    noReach_.clear();
+    noReachTarget_ = target;
+  }
   while (!queue.empty()) {
     const std::string f = queue.front();
     queue.pop_front();
     if (f == target) return {PyLoads::Yes, ""};
+    if (f != testFile && noReach_.count(f)) continue;  // its closure was walked before: no target in it
     if (seen.size() > kMaxModules)
       return {PyLoads::Unsure, "it loads more than " + std::to_string(kMaxModules) + " of the project's modules"};
     const PyImports& im = parsed(f);
@@ -802,6 +807,9 @@ PyLoadVerdict PyResolver::loads(const std::string& testFile, const std::string& 
       }
     }
   }
+  // Every file walked here has its whole closure walked too, without the target and (with no
+  // dynamic import on the way) without doubt: the next test's walk stops at them.
+  if (dynamicIn.empty()) noReach_.insert(seen.begin(), seen.end());
   if (!dynamicIn.empty()) return {PyLoads::Unsure, dynamicIn + " imports a module by a name computed at run time"};
   if (!testImportsProject) return {PyLoads::Unsure, "it imports none of the project's modules itself"};
   std::string why;

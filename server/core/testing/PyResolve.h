@@ -122,6 +122,9 @@ class PyResolver {
   PySearch search_;
   mutable std::map<std::string, PyImports> parsed_;
   mutable std::map<std::string, std::optional<Resolved>> modules_;  // module + roots -> where it is
+  // Files whose import closure is known not to load noReachTarget_ (loads() walks each once).
+  mutable std::string noReachTarget_;
+  mutable std::set<std::string> noReach_;
 };
 
 // The test files under `dirs` whose names match `globs` that load `target` (PyResolver::loads,
