@@ -24,6 +24,9 @@ while [ $# -gt 0 ]; do
 done
 
 jobs=$(nproc 2>/dev/null || echo 2)
+# ccache keyed by paths relative to the clone (and not by the build directory's own path), so a
+# fresh clone in another folder (CI's) hits what an earlier build compiled.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 tail_lines=${GREENLIGHT_FAIL_TAIL:-40}
 digest_lines=${GREENLIGHT_FAIL_DIGEST:-8}  # lines after the first failure mark, in the summary
 fail_marks='^not ok|^FAIL |FAILED|[Ee]rror:|ERROR:|runtime error|Sanitizer|timed out|did not'

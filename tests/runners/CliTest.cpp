@@ -1,6 +1,12 @@
 // `greenlight run` end to end: exit codes, the text format, the JSON shape.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "TestUtil.h"
 #include <nlohmann/json.hpp>
 
@@ -84,4 +90,43 @@ TEST_CASE("cli: --json shape, PATH:LINE narrowing, .greenlight.json settings") {
   CHECK(j["diagnostics"][0]["file"] == ws.path("m.py"));
   // `while True: pass` compiles to a jump on the `while` line (2) in CPython 3.11.
   CHECK((j["diagnostics"][0]["line"] == 2 || j["diagnostics"][0]["line"] == 3));
+}
+
+TEST_CASE("cli: a pytest project with no venv runs by the pytest on PATH") {
+  // python3 on PATH cannot import pytest (a venv made without it, like a pyenv version without
+  // pytest); the `pytest` on PATH is Debian's, whose shebang names /usr/bin/python3, which can.
+  REQUIRE(runShell("/usr/bin/python3 -c 'import pytest' && test -x /usr/bin/pytest").exitCode == 0);
+  TempWorkspace ws;
+  ::chmod(ws.root().c_str(), 0755);  // the sandbox's user (uid 65534 under root) enters it
+  REQUIRE(runShell("/usr/bin/python3 -m venv --without-pip " + ws.path("nopy")).exitCode == 0);
+  REQUIRE(runShell(ws.path("nopy/bin/python3") + " -c 'import pytest'").exitCode != 0);
+  ws.write("proj/pytest.ini", "[pytest]\n");
+  ws.write("proj/calc.py", "def add(a, b):\n    return a + b\n");
+  ws.write("proj/test_calc.py",
+           "import pytest\nfrom calc import add\n\n\n@pytest.mark.parametrize('a,b,s', [(1, 2, 3), (2, 2, 4)])\n"
+           "def test_add(a, b, s):\n    assert add(a, b) == s\n\n\ndef test_zero():\n    assert add(0, 0) == 0\n");
+  const std::string env = "env -u VIRTUAL_ENV -u PYENV_VERSION PATH=" + ws.path("nopy/bin") + ":/usr/bin:/bin ";
+  auto r = runShell(env + bin() + " run " + ws.path("proj/calc.py") + " --json");
+  INFO(r.out << r.err);
+  CHECK(r.exitCode == 0);
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  REQUIRE(j.is_object());
+  CHECK(j["summary"]["passed"] == 3);
+  std::vector<std::string> ids;
+  for (const auto& t : j["tests"]) ids.push_back(t.value("id", t.value("name", "")));
+  INFO(j.dump());
+  // pytest's own ids: parametrize cases one by one (the built-in harness cannot run them).
+  CHECK(std::find(ids.begin(), ids.end(), "test_calc.py::test_add[1-2-3]") != ids.end());
+  // With a bug the same run fails, by pytest.
+  ws.write("proj/calc.py", "def add(a, b):\n    return a - b\n");
+  r = runShell(env + bin() + " run " + ws.path("proj/calc.py"));
+  CHECK(r.exitCode == 1);
+  CHECK(lastLine(r.out) == "0 passed, 3 failed");
+  // No interpreter with pytest at all: exit 2 with what was tried, never the built-in harness.
+  r = runShell("env -u VIRTUAL_ENV PATH=" + ws.path("nopy/bin") + " " + bin() + " run " + ws.path("proj/calc.py"));
+  INFO(r.out << r.err);
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("no Python interpreter found can import pytest") != std::string::npos);
+  CHECK(r.err.find(ws.path("nopy/bin/python3")) != std::string::npos);
+  CHECK(r.err.find("python.interpreter") != std::string::npos);
 }

@@ -111,6 +111,65 @@ TEST_CASE("python: assertion operands, exceptions on the raising line, doctests,
   }
 }
 
+TEST_CASE("python: a failing test's traced rerun leaves lifetimes, refcounts and trace hooks as they were") {
+  // Run from the source file, so the failing test is rerun traced for its origin; the tests
+  // after it observe what a plain run would (issue 33: a traced value kept alive failed them).
+  TempWorkspace ws;
+  auto src = ws.write("keep.py",
+                      "import sys\n"
+                      "\n"
+                      "class Item:\n"
+                      "    def __init__(self, name):\n"
+                      "        self.name = name\n"
+                      "\n"
+                      "def make(n):\n"
+                      "    items = [Item(i) for i in range(n)]\n"
+                      "    return items\n"
+                      "\n"
+                      "def label(item):\n"
+                      "    return 'item_%s' % item.name\n"
+                      "\n"
+                      "def tracing():\n"
+                      "    return sys.gettrace() is not None\n");
+  ws.write("test_keep.py",
+           "import gc, sys, weakref\n"
+           "import keep\n"
+           "\n"
+           "def test_a_label():\n"
+           "    assert keep.label(keep.make(1)[0]) == 'item-0'\n"
+           "\n"
+           "def test_b_freed():\n"
+           "    items = keep.make(3)\n"
+           "    refs = [weakref.ref(i) for i in items]\n"
+           "    del items\n"
+           "    gc.collect()\n"
+           "    assert [r() for r in refs] == [None, None, None]\n"
+           "\n"
+           "def test_c_refcount():\n"
+           "    item = keep.Item('x')\n"
+           "    before = sys.getrefcount(item)\n"
+           "    keep.label(item)\n"
+           "    assert sys.getrefcount(item) == before\n"
+           "\n"
+           "def test_d_no_tracer():\n"
+           "    assert not keep.tracing()\n");
+  auto o = runIn(src);
+  const auto& r = o.result;
+  INFO(describe(r));
+  REQUIRE(r.error.empty());
+  auto* label = find(r, "test_a_label");
+  REQUIRE(label);
+  CHECK(label->status == TestStatus::Failed);
+  REQUIRE(label->origin);
+  CHECK(label->origin->line == 12);
+  for (const char* name : {"test_b_freed", "test_c_refcount", "test_d_no_tracer"}) {
+    INFO(name);
+    auto* t = find(r, name);
+    REQUIRE(t);
+    CHECK(t->status == TestStatus::Passed);
+  }
+}
+
 TEST_CASE("python: unsaved text runs, syntax errors are compile errors, hangs time out on the loop") {
   TempWorkspace ws;
   auto src = ws.write("m.py", "def f():\n    return 1\n");

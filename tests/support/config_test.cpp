@@ -22,6 +22,8 @@ TEST_CASE("defaults match DESIGN.md") {
   CHECK(c->sandbox.timeLimitSeconds == 10);
   CHECK(c->sandbox.memoryLimitMB == 512);
   CHECK(c->refine.maxRounds == 3);
+  CHECK(c->refine.requireCoverage == false);
+  CHECK(c->generate.testsFirst == "ask");
   CHECK(c->cxxFlags == std::vector<std::string>{"-std=c++20", "-g", "-O0"});
   CHECK_FALSE(c->testsCommand);
   CHECK(c->origin.at("provider") == "default");
@@ -121,4 +123,17 @@ TEST_CASE("configToJson round-trips") {
   REQUIRE(back);
   CHECK(back->model == "m");
   CHECK(greenlight::core::configToJson(*back) == greenlight::core::configToJson(c));
+}
+
+TEST_CASE("generate.testsFirst takes ask, always or never; refine.requireCoverage a boolean") {
+  std::string err;
+  auto c = greenlight::core::configFromJson(json{{"generate", {{"testsFirst", "always"}}}, {"refine", {{"requireCoverage", true}}}}, &err);
+  REQUIRE(c);
+  CHECK(c->generate.testsFirst == "always");
+  CHECK(c->refine.requireCoverage);
+  CHECK(greenlight::core::configToJson(*c)["generate"]["testsFirst"] == "always");
+  CHECK_FALSE(greenlight::core::configFromJson(json{{"generate", {{"testsFirst", "sometimes"}}}}, &err));
+  CHECK(err.find("greenlight.generate.testsFirst") != std::string::npos);
+  CHECK_FALSE(greenlight::core::configFromJson(json{{"refine", {{"requireCoverage", "yes"}}}}, &err));
+  CHECK(err.find("refine.requireCoverage") != std::string::npos);
 }

@@ -115,7 +115,9 @@ json configToJson(const Config& c) {
        {{"maxRounds", c.refine.maxRounds},
         {"candidates", c.refine.candidates},
         {"timeoutSeconds", c.refine.timeoutSeconds},
-        {"preview", c.refine.preview}}},
+        {"preview", c.refine.preview},
+        {"requireCoverage", c.refine.requireCoverage}}},
+      {"generate", {{"testsFirst", c.generate.testsFirst}}},
       {"runOnSave", c.runOnSave},
       {"sandbox",
        {{"timeLimitSeconds", c.sandbox.timeLimitAuto ? json(nullptr) : json(c.sandbox.timeLimitSeconds)},
@@ -157,6 +159,15 @@ std::optional<Config> configFromJson(const json& s, std::string* error) {
     r.integer(*o, "candidates", "refine.candidates", c.refine.candidates);
     r.number(*o, "timeoutSeconds", "refine.timeoutSeconds", c.refine.timeoutSeconds);
     r.boolean(*o, "preview", "refine.preview", c.refine.preview);
+    r.boolean(*o, "requireCoverage", "refine.requireCoverage", c.refine.requireCoverage);
+  }
+  if (const json* o = r.object(s, "generate", "generate")) {
+    r.string(*o, "testsFirst", "generate.testsFirst", c.generate.testsFirst);
+    if (r.ok && c.generate.testsFirst != "ask" && c.generate.testsFirst != "always" && c.generate.testsFirst != "never") {
+      if (error)
+        *error = "greenlight.generate.testsFirst: expected \"ask\", \"always\" or \"never\", got \"" + c.generate.testsFirst + "\"";
+      return std::nullopt;
+    }
   }
   r.boolean(s, "runOnSave", "runOnSave", c.runOnSave);
   if (const json* o = r.object(s, "sandbox", "sandbox")) {

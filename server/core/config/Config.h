@@ -39,6 +39,16 @@ struct RefineSettings {
   int candidates = 1;            // completions asked in round 1, 1..8
   double timeoutSeconds = 300;   // the whole loop
   bool preview = false;          // LSP: the edit asks for confirmation (change annotation)
+  // DESIGN.md "Coverage": a passing candidate whose new lines no test ran gets one more round.
+  // Read and validated; the coverage it needs is issue 35's (not measured yet: no effect).
+  bool requireCoverage = false;
+};
+
+// DESIGN.md "Apply": with no test near the target, whether tests are first written from the
+// comment ("ask" | "always" | "never"). Read and validated; tests-first is issue 36's (not built
+// yet: every value behaves as "never", the unverified result).
+struct GenerateSettings {
+  std::string testsFirst = "ask";
 };
 
 struct Config {
@@ -51,6 +61,7 @@ struct Config {
   double timeoutSeconds = 120;
   int maxRetries = 3;
   RefineSettings refine;
+  GenerateSettings generate;
   bool runOnSave = true;
   SandboxSettings sandbox;
   std::optional<std::vector<std::string>> testsCommand;  // argv with {file} {dir}

@@ -112,6 +112,9 @@ struct TestPlan {
   std::vector<std::string> selected;         // tests to run; empty: all
   std::vector<std::string> doctestFunctions; // empty + hasDoctests: all functions' doctests
   std::vector<std::string> command;          // Language::Command: argv after substitution
+  // The interpreter a project runner chose at discovery (adapters/ProjectPython.h: the one that
+  // imports pytest), as a path; "" runs python.interpreter / node.path as configured.
+  std::string interpreter;
   std::vector<StaticTest> staticTests;       // what the scan saw (names for narrowing)
 
   bool empty() const { return testFiles.empty() && !sameFileTests && !hasDoctests && command.empty() && !sourceIsTestFile; }

@@ -296,12 +296,13 @@ std::string runFingerprint(const TestPlan& plan, const RunOptions& options) {
   j["withDoctests"] = options.doctests;
   j["timeout"] = timeLimit(options);
   j["sandbox"] = configToJson(options.config)["sandbox"];
-  j["python"] = options.config.pythonInterpreter;
+  j["python"] = plan.interpreter.empty() ? options.config.pythonInterpreter : plan.interpreter;
   j["node"] = options.config.nodePath;
   j["cxx"] = options.config.cxxCompiler;
   j["cxxFlags"] = options.config.cxxFlags;
   // The toolchain the names resolve to now (a pyenv switch or an upgrade changes results).
-  std::string toolName = plan.language == Language::Python ? options.config.pythonInterpreter
+  std::string toolName = !plan.interpreter.empty()               ? plan.interpreter
+                         : plan.language == Language::Python     ? options.config.pythonInterpreter
                          : plan.language == Language::JavaScript ? options.config.nodePath
                          : plan.language == Language::Cxx ? options.config.cxxCompiler
                                                           : (plan.command.empty() ? "" : plan.command[0]);

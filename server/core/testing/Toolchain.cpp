@@ -14,6 +14,8 @@
 #include <mutex>
 #include <sstream>
 
+#include "core/testing/NodeVersions.h"
+#include "core/testing/PythonEnvs.h"
 #include "core/testing/Subprocess.h"
 
 namespace greenlight::core::testing {
@@ -179,13 +181,8 @@ std::optional<Tool> resolveUncached(const ToolRequest& req, std::string* error) 
   }
   const bool isPython = name.rfind("python", 0) == 0;
   if (found.empty() && isPython) {
-    std::vector<std::string> venvs;
-    std::string ve = envOr(req, "VIRTUAL_ENV");
-    if (!ve.empty()) venvs.push_back(ve);
-    if (!req.workspaceRoot.empty()) {
-      venvs.push_back(req.workspaceRoot + "/.venv");
-      venvs.push_back(req.workspaceRoot + "/venv");
-    }
+    const std::vector<std::string> venvs =
+        projectVenvs(req.workspaceRoot, [&](const std::string& key) { return envOr(req, key); });
     for (const auto& v : venvs) {
       std::string cand = v + "/bin/" + name;
       if (isExecutableFile(cand) && fs::exists(v + "/pyvenv.cfg")) {
@@ -198,9 +195,40 @@ std::optional<Tool> resolveUncached(const ToolRequest& req, std::string* error) 
     }
   }
   const std::vector<std::string> dirs = splitPath(envOr(req, "PATH"));
+  std::string nvm = envOr(req, "NVM_DIR");
+  if (nvm.empty() && !envOr(req, "HOME").empty()) nvm = envOr(req, "HOME") + "/.nvm";
+  // The node a project pins in .nvmrc / .node-version, when nvm has it installed.
+  if (found.empty() && name == "node") {
+    found = nvmNodeMatching(nvm, nodeVersionFile(req.workspaceRoot));
+    if (!found.empty()) tool.via = "nvmrc";
+  }
   if (found.empty()) {
     found = searchPath(dirs, name, false);
     if (!found.empty()) tool.via = "path";
+    // A venv's bin on PATH (direnv, a venv activated by PATH alone): the venv must be bound, as
+    // for one named by its path.
+    std::error_code ec;
+    const fs::path venv = fs::path(found).parent_path().parent_path();
+    if (!found.empty() && fs::exists(venv / "pyvenv.cfg", ec)) {
+      addPrefix(tool, realPath(venv.string()));
+      tool.environment.push_back("VIRTUAL_ENV=" + realPath(venv.string()));
+    }
+  }
+  // package.json's engines.node that the node on PATH does not satisfy: nvm's newest that does.
+  if (!found.empty() && name == "node" && tool.via == "path") {
+    const std::string range = enginesNode(req.workspaceRoot);
+    if (!range.empty()) {
+      auto out = runHostCommand({found, "--version"}, {"PATH=/usr/bin:/bin", "LANG=C.UTF-8"}, "/", 5.0);
+      auto have = parseNodeVersion(firstLine(out.output));
+      if (have && !satisfiesRange(*have, range)) {
+        for (const auto& [version, bin] : nvmNodes(nvm)) {
+          if (!satisfiesRange(version, range)) continue;
+          found = bin;
+          tool.via = "engines";
+          break;
+        }
+      }
+    }
   }
   if (!found.empty() && isPyenvShim(found)) {
     std::string root = envOr(req, "PYENV_ROOT");
@@ -235,8 +263,6 @@ std::optional<Tool> resolveUncached(const ToolRequest& req, std::string* error) 
     tool.via = "pyenv";
   }
   if (found.empty() && name == "node") {
-    std::string nvm = envOr(req, "NVM_DIR");
-    if (nvm.empty() && !envOr(req, "HOME").empty()) nvm = envOr(req, "HOME") + "/.nvm";
     std::string alias = trim(readSmallFile(nvm + "/alias/default"));
     if (!alias.empty()) {
       std::error_code ec;
@@ -289,7 +315,8 @@ bool isSystemPrefix(const std::string& path) {
 std::optional<Tool> resolveTool(const ToolRequest& request, std::string* error) {
   std::string key = request.name + '\0' + request.workspaceRoot + '\0' + envOr(request, "PATH") + '\0' +
                     envOr(request, "PYENV_VERSION") + '\0' + envOr(request, "VIRTUAL_ENV") + '\0' +
-                    envOr(request, "NVM_DIR") + '\0' + (request.queryVersion ? "v" : "");
+                    envOr(request, "NVM_DIR") + '\0' + envOr(request, "UV_PROJECT_ENVIRONMENT") + '\0' +
+                    envOr(request, "POETRY_VIRTUALENVS_PATH") + '\0' + (request.queryVersion ? "v" : "");
   {
     std::lock_guard<std::mutex> lock(cacheMutex());
     auto it = cache().find(key);

@@ -2,8 +2,12 @@
 // stands for, the way the user's shell would, and what the sandbox must bind to run it.
 //
 // Resolution order for a bare name:
-//  1. a virtualenv: $VIRTUAL_ENV/bin/<name>, then <workspace>/.venv or venv (python names only);
-//  2. PATH lookup (the caller's PATH, or the one in Request::environment);
+//  1. a virtualenv (python names only): the project's, as PythonEnvs.h finds them ($VIRTUAL_ENV,
+//     uv's, <workspace>/.venv or venv, Poetry's);
+//  2. node: the version the project pins in .nvmrc / .node-version, when nvm has it installed;
+//     then PATH lookup (the caller's PATH, or the one in Request::environment); a node on PATH
+//     that misses package.json's engines.node gives way to nvm's newest that meets it
+//     (NodeVersions.h);
 //  3. a pyenv shim found on PATH (a shell script that would `pyenv exec`) is followed to the
 //     real binary: PYENV_VERSION, else the nearest .python-version from the workspace upward,
 //     else $PYENV_ROOT/version; "system" continues the PATH search past the shims. When the
@@ -43,7 +47,7 @@ struct Tool {
   std::string invokedAs;     // what the shell would exec (the venv's python, a shim's target)
   std::string version;       // first line of --version output, e.g. "Python 3.11.7" (queryVersion)
   std::string fingerprint;   // "inode:size:mtime_ns" of `path`: changes when the binary is replaced
-  std::string via;           // "path", "pyenv", "venv", "nvm", "absolute"
+  std::string via;           // "path", "pyenv", "venv", "nvm", "nvmrc", "engines", "absolute"
   std::vector<std::string> bindPrefixes;  // read-only binds the sandbox needs; may be empty
   // Extra environment the tool needs inside the sandbox (e.g. VIRTUAL_ENV for a venv python).
   std::vector<std::string> environment;

@@ -165,8 +165,10 @@ def greenlight(cfg, out, args=None, warm=False, config=None):
     return r.stdout, r.stderr, r.returncode
 
 
-def compare(events_out, verdict, kind, label, restrict=None, only_file=None):
-    """check_events over one run; restrict: keep only the verdict's ids of these files."""
+def compare(events_out, verdict, kind, label, restrict=None, only_file=None, instrumented_only=()):
+    """check_events over one run; restrict: keep only the verdict's ids of these files;
+    instrumented_only: ids that fail under greenlight's runner-side scripts by design (project.json:
+    only the binary's plain rerun reports them as the runner does), not problems here."""
     base = os.path.dirname(verdict)
     ev = os.path.join(base, "events-%s.out" % label.replace("/", "_"))
     with open(ev, "wb") as f:
@@ -185,6 +187,11 @@ def compare(events_out, verdict, kind, label, restrict=None, only_file=None):
     with contextlib.redirect_stdout(buf):
         code = check_events.main(args)
     report = json.loads(buf.getvalue()) if buf.getvalue().strip().startswith("{") else {"problems": [buf.getvalue()]}
+    expected = ["%s: greenlight failed, runner passed" % i for i in instrumented_only]
+    if instrumented_only and report.get("problems"):
+        report["problems"] = [x for x in report["problems"] if x not in expected]
+        if not report["problems"]:
+            code = 0
     return code, report
 
 
@@ -227,7 +234,7 @@ def check(cfg, out, per_file=False, warm=False):
     verdict, kind = truth(cfg, out)
     problems = []
     stdout, stderr, code = greenlight(cfg, out)
-    rc, report = compare(stdout, verdict, kind, "all")
+    rc, report = compare(stdout, verdict, kind, "all", instrumented_only=cfg.get("instrumented_only", ()))
     counted = sum(s["agree"] + s["disagree"] for s in report.get("files", {}).values())
     print("%s: whole run: %d ids, %d files, %d problems (exit %d)" % (
         cfg["name"], counted, len(report.get("files", {})), len(report.get("problems", [])), code))
@@ -245,7 +252,8 @@ def check(cfg, out, per_file=False, warm=False):
         for rel in pytest_files(stdout):
             fout, ferr, fcode = greenlight(cfg, out, args=file_args(cfg, rel))
             dotted = rel[:-3].replace("/", ".") if rel.endswith(".py") else rel.replace("/", ".")
-            rc, report = compare(fout, verdict, kind, rel, restrict=[dotted], only_file=rel)
+            rc, report = compare(fout, verdict, kind, rel, restrict=[dotted], only_file=rel,
+                                 instrumented_only=cfg.get("instrumented_only", ()))
             n = sum(s["agree"] + s["disagree"] for s in report.get("files", {}).values())
             print("  %-55s %4d ids %s" % (rel, n, "ok" if rc == 0 else "DISAGREE"))
             problems += ["%s alone: %s" % (rel, x) for x in report.get("problems", [])]
@@ -262,8 +270,9 @@ def check(cfg, out, per_file=False, warm=False):
                     ident = re.sub(r" \[\d+\]$", "", e["id"])  # a test a suite holds twice
                     outcome = check_events.event_outcome(e)
                     got[ident] = check_events.combine([got[ident], outcome]) if ident in got else outcome
+            allowed = set(cfg.get("instrumented_only", ()))
             mine = ["%s: greenlight %s, unittest %s" % (i, o, truth_ids.get(i)) for i, o in sorted(got.items())
-                    if truth_ids.get(i) != o]
+                    if truth_ids.get(i) != o and not (i in allowed and o == "failed" and truth_ids.get(i) == "passed")]
             mine += ["%s: unittest ran it, greenlight did not" % i for i in sorted(truth_ids)
                      if i.startswith(module + ".") and i not in got]
             print("  %-55s %4d ids %s" % (module, len(got), "ok" if not mine else "DISAGREE"))

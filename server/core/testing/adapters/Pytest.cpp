@@ -17,6 +17,8 @@
 #include "core/testing/PyResolve.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
+#include "core/testing/adapters/PlainRerun.h"
+#include "core/testing/adapters/ProjectPython.h"
 #include "core/testing/adapters/PythonProject.h"
 #include "core/testing/harness/Harnesses.h"
 
@@ -45,7 +47,7 @@ class PytestAdapter final : public RunnerAdapter {
   std::string_view name() const override { return "pytest"; }
   bool handles(Language language) const override { return language == Language::Python; }
 
-  std::optional<TestPlan> discover(const DiscoveryContext& ctx, std::string*) const override {
+  std::optional<TestPlan> discover(const DiscoveryContext& ctx, std::string* error) const override {
     // Tests written from a comment's examples exist only in the editor: the built-in harness.
     if (!ctx.request.extraTestFiles.empty()) return std::nullopt;
     const PythonProject project = pythonProject(ctx.source, ctx.workspaceRoot);
@@ -62,16 +64,18 @@ class PytestAdapter final : public RunnerAdapter {
       }
     }
     if (!usesPytest) return std::nullopt;
-    // Can the project's interpreter run it? (Else the built-in harness runs what it can.)
-    ToolRequest tr;
-    tr.name = ctx.request.config ? ctx.request.config->pythonInterpreter : "python3";
-    tr.workspaceRoot = ctx.workspaceRoot;
-    tr.environment = ctx.request.toolEnvironment;
-    std::string toolError;
-    auto tool = resolveTool(tr, &toolError);
-    const Config defaults;
-    if (!tool || !interpreterImports(*tool, "pytest", ctx.workspaceRoot, ctx.request.config ? *ctx.request.config : defaults))
+    // The interpreter the user's own `pytest` would use. None that imports pytest is the user's
+    // to fix (exit 2, saying what was tried): the built-in harness would only report the import
+    // error as a failed test.
+    const PythonChoice python = pythonWith("pytest", ctx);
+    if (!python.tool) {
+      const std::string why = project.pytestConfigured ? fs::path(project.configFile).filename().string() + " configures pytest"
+                              : project.hasConftest   ? "it has a conftest.py"
+                                                      : "its tests import pytest";
+      *error = ctx.source + ": " + noPythonWithMessage("pytest", why, python);
       return std::nullopt;
+    }
+    plan.interpreter = python.tool->invokedAs.empty() ? python.tool->path : python.tool->invokedAs;
 
     plan.framework = "pytest";
     plan.rootDir = project.rootDir;
@@ -133,9 +137,11 @@ class PytestAdapter final : public RunnerAdapter {
 
   RunResult run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const override {
     // A warm interpreter's spare has its binds before the run comes: the overlay copies stay put.
-    const bool warm = options.warm && !options.executor;
+    const bool plain = pythonInstrumentationOff();
+    const bool warm = options.warm && !options.executor && !plain;
     nlohmann::json cfg;
     cfg["source"] = plan.sourceIsTestFile ? "" : plan.sourceFile;
+    if (plain) cfg["origin"] = "raise";
     cfg["budget"] = std::max(1.0, timeLimit(options) - 0.5);
     if (plan.hasDoctests && !plan.sourceIsTestFile) {
       // The source is passed for its doctests only; narrowed, to the function's.
@@ -173,6 +179,10 @@ class PytestAdapter final : public RunnerAdapter {
       if (tail.size() > 600) tail = tail.substr(tail.size() - 600);
       result.error = "pytest exited with code " + std::to_string(step.verdict.exitCode) + (tail.empty() ? "" : ": " + tail);
     }
+    rerunFailuresPlain(result, p,
+                       {python, "-B", "-m", "pytest", "-o", "cache_dir=/tmp/.pytest_cache", "--rootdir=" + plan.rootDir,
+                        "--color=no"},
+                       plan.runnerArgs, PlainRunner::Pytest, options);
     return result;
   }
 

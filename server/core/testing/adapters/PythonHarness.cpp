@@ -8,6 +8,7 @@
 #include "core/testing/PythonBytecode.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
+#include "core/testing/adapters/PlainRerun.h"
 #include "core/testing/adapters/PythonProject.h"
 #include "core/testing/harness/Harnesses.h"
 
@@ -45,6 +46,8 @@ RunResult runPythonHarness(const TestPlan& plan, const RunOptions& options, Stag
   else cfg["doctests"] = "all";
   cfg["select"] = plan.selected;
   cfg["budget"] = timeLimit(options);
+  const bool plain = pythonInstrumentationOff();
+  if (plain) cfg["origin"] = "raise";  // no traced rerun of a failed test
   std::string config = staging.addHarnessFile("config.json", cfg.dump());
   sandbox::Policy p = basePolicy(plan, options, staging, &*tool);
   // The harness as bytecode when this interpreter compiled it before (PythonBytecode.h); only
@@ -60,7 +63,7 @@ RunResult runPythonHarness(const TestPlan& plan, const RunOptions& options, Stag
   p.profile = sandbox::Profile::Python;
   p.env.insert(p.env.end(), {"PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8",
                              "PYTHONNOUSERSITE=1"});
-  if (options.warm && !options.executor) {
+  if (options.warm && !options.executor && !plain) {
     // The interpreter starts ahead with the same flags and environment and loads the harness
     // from its source (python_warm.py, beside it in /work/.gl before the run).
     p.warm = warmStart({python, "-B", std::string(kSandboxGl) + "/python_warm.py"},

@@ -254,7 +254,7 @@ std::optional<PythonRunSetup> preparePythonRun(const TestPlan& plan, const RunOp
     result.error = error;
     return std::nullopt;
   }
-  auto tool = resolveFor(options.config.pythonInterpreter, plan, options, &error);
+  auto tool = resolveFor(plan.interpreter.empty() ? options.config.pythonInterpreter : plan.interpreter, plan, options, &error);
   if (!tool) {
     result.error = "python interpreter: " + error;
     return std::nullopt;

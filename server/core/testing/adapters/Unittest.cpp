@@ -12,6 +12,7 @@
 #include "core/testing/PyResolve.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
+#include "core/testing/adapters/PlainRerun.h"
 #include "core/testing/adapters/PythonProject.h"
 #include "core/testing/harness/Harnesses.h"
 
@@ -124,6 +125,7 @@ class UnittestAdapter final : public RunnerAdapter {
     nlohmann::json cfg;
     cfg["source"] = plan.sourceIsTestFile ? "" : plan.sourceFile;
     cfg["budget"] = std::max(1.0, timeLimit(options) - 0.5);
+    if (pythonInstrumentationOff()) cfg["origin"] = "raise";
     auto setup = preparePythonRun(plan, options, staging,
                                   {{"greenlight_unittest.py", harness::unittestRunner()},
                                    {"_greenlight_origin.py", harness::pythonOrigin()}},
@@ -136,6 +138,8 @@ class UnittestAdapter final : public RunnerAdapter {
     auto [step, outcome] = runHarness(p, options, identity, result);
     if (options.prepareOnly) return result;
     finishResult(result, outcome, step, identity);
+    rerunFailuresPlain(result, p, {setup->python, "-B", "-m", "unittest"}, plan.runnerArgs, PlainRunner::Unittest,
+                       options);
     return result;
   }
 

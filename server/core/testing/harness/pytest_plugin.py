@@ -99,7 +99,7 @@ class _State:
         self.problems = []    # collection errors / skips: (test entry, result)
         self.phases = {}      # nodeid -> {when: info}
         self.compare = None   # (op, left repr, right repr) of the current phase's failing assert
-        self.calls = None     # the traced returns of the current call phase
+        self.traced = None    # the origin the traced rerun of a failed call found (text only)
         self.ran = 0
         self.finished = False
         self.skip_dirs = ()
@@ -461,30 +461,100 @@ def _xfail_reason(report):
     return reason
 
 
-# ---- the line of origin (python_harness.py's _trace_origin, live instead of re-run)
+# ---- the line of origin: a failed call is run once more, traced (python_origin.py)
 
 def _raise_origin(tb):
     return _gl_origin.raise_origin(tb, _S.source, _short_repr)
 
 
-def _traced_origin(calls, actual, shown=None):
-    return _gl_origin.traced_origin(calls, actual, _short_repr, shown)
-
-
-@pytest.hookimpl(hookwrapper=True)
+@pytest.hookimpl(hookwrapper=True, trylast=True)
 def pytest_runtest_call(item):
-    tracer = hook = None
-    if _S.origin_mode == "trace" and sys.gettrace() is None:
-        tracer = _gl_origin.Tracer(_S.source)
-        hook = tracer.call  # one bound method: each attribute access makes a new one
-        sys.settrace(hook)
+    # The call runs plain; innermost wrapper, so a rerun runs inside the same capture, fixtures
+    # and plugins' wrappers as the call did.
+    _S.traced = None
+    globs = None
+    if _S.origin_mode == "trace" and _is_doctest_item(item):
+        # doctest clears its globals after a run: a rerun needs them as they were.
+        globs = dict(item.dtest.globs)
+    outcome = yield
     try:
-        yield
+        if _S.origin_mode == "trace":
+            _S.traced = _origin_by_rerun(item, outcome.excinfo, globs)
+    except Exception:
+        _S.traced = None
     finally:
-        if tracer is not None:
-            if sys.gettrace() is hook:
-                sys.settrace(None)
-            _S.calls = tracer.calls
+        globs = None
+
+
+def _is_doctest_item(item):
+    return type(item).__name__ == "DoctestItem" and getattr(item, "dtest", None) is not None
+
+
+def _origin_by_rerun(item, excinfo, globs):
+    """The origin of a failed call's wrong value: the call run again, traced, or None when the
+    failure needs none (it raised in the source: its traceback says where) or cannot be rerun."""
+    if excinfo is not None:
+        exc, tb = excinfo[1], excinfo[2]
+    else:  # a unittest.TestCase under pytest: the failure is kept on the item
+        kept = getattr(item, "_excinfo", None)
+        if not kept:
+            return None
+        exc, tb = kept[0].value, kept[0].tb
+    if _S.timed_out or isinstance(exc, (_GLTimeout, KeyboardInterrupt)) or \
+            item.get_closest_marker("xfail") is not None:
+        return None
+    actual = shown = None
+    if _is_doctest_failure(exc):
+        first = (getattr(exc, "failures", None) or [exc])[0]
+        if not hasattr(first, "got"):
+            return None
+        shown = first.got.strip()
+    else:
+        failed_cls = getattr(getattr(pytest, "fail", None), "Exception", ())
+        xfail_cls = getattr(getattr(pytest, "xfail", None), "Exception", ())
+        if not (isinstance(exc, AssertionError) or (failed_cls and isinstance(exc, failed_cls))) or \
+                (xfail_cls and isinstance(exc, xfail_cls)):
+            return None
+        if _raise_origin(tb) is not None:
+            return None
+        if isinstance(exc, AssertionError):
+            if _S.compare is not None:
+                actual = _S.compare[1]
+            else:
+                values = _unittest_values(tb)
+                actual = values[0] if values is not None else None
+    run = _rerunner(item, globs)
+    if run is None:
+        return None
+    exc = tb = None
+    compare = _S.compare
+    try:
+        return _gl_origin.rerun_traced(run, _S.source, _short_repr, actual, shown)
+    finally:
+        _S.compare = compare
+
+
+def _rerunner(item, globs):
+    """How to run the item's call again with the fixture values it has: a test function through
+    pytest_pyfunc_call (item.runtest), a unittest.TestCase method on a throw-away result, a
+    doctest with its globals restored. Other items are not rerun."""
+    if _is_doctest_item(item):
+        if globs is None:
+            return None
+
+        def run_doctest():
+            item.dtest.globs.clear()
+            item.dtest.globs.update(globs)
+            item.runtest()
+        return run_doctest
+    unittest = sys.modules.get("unittest")
+    case = getattr(item, "_testcase", None) or getattr(item, "instance", None)
+    if unittest is not None and isinstance(case, unittest.TestCase):
+        # Never item.runtest(): the item is that run's result, a second failure would land on it.
+        return lambda: case.run(unittest.TestResult())
+    if isinstance(item, pytest.Function):
+        return item.runtest
+    return None
 
 
 # ---- failures
@@ -533,10 +603,8 @@ def _doctest_fields(exc):
                       message=_one_line("doctest: %s returned %s, expected %s" % (
                           " ".join(src.split()), _flat(got) or "nothing", _flat(want) or "nothing")),
                       expected=want, actual=got, frames=[where])
-        if _S.source and _S.origin_mode == "trace":
-            origin = _traced_origin(_S.calls, None, got)
-            if origin is not None:
-                fields["origin"] = origin
+        if _S.source and _S.origin_mode == "trace" and _S.traced is not None:
+            fields["origin"] = _S.traced
     else:
         import traceback
 
@@ -595,7 +663,7 @@ def _failure_fields(excinfo, when):
     if _S.source and _S.origin_mode != "off":
         origin = _raise_origin(excinfo.tb)
         if origin is None and when == "call" and is_assert:
-            origin = _traced_origin(_S.calls, fields.get("actual"))
+            origin = _S.traced
         if origin is not None:
             fields["origin"] = origin
     return fields
@@ -625,7 +693,7 @@ def pytest_runtest_makereport(item, call):
     finally:
         _S.compare = None
         if call.when == "call":
-            _S.calls = None
+            _S.traced = None
     if _S.timed_out:
         item.session.shouldstop = "greenlight: the time limit was reached"
 

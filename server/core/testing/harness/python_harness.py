@@ -405,6 +405,7 @@ class _Capture:
 
 
 _SOURCE = [None]  # the file under test (its functions are the ones traced)
+_TRACE = [True]   # config "origin": "raise" leaves failed tests without a traced rerun
 _LOCALS_MAX = 8
 _LOCAL_REPR_CAP = 80
 
@@ -548,7 +549,7 @@ class Runner:
                 signal.setitimer(signal.ITIMER_REAL, 0)
         if res.get("status") == "timeout":
             self.exhausted = True
-        elif res.get("status") in ("failed", "error") and _SOURCE[0] and "origin" not in res and \
+        elif res.get("status") in ("failed", "error") and _SOURCE[0] and _TRACE[0] and "origin" not in res and \
                 res.get("kind") in ("assertion", "exception") and not self.exhausted:
             # The wrong value came from the code under test: say which line returned it.
             try:
@@ -869,6 +870,7 @@ def main():
 
     source = cfg.get("source")
     _SOURCE[0] = source or None
+    _TRACE[0] = cfg.get("origin", "trace") == "trace"
     module = cfg.get("module")
     if source and module:
         # Inside a package: its parents imported first (their __init__ run), then the module

@@ -314,8 +314,16 @@ def _raise_origin(tb):
     return _gl_origin.raise_origin(tb, _C.source, _short_repr)
 
 
-def _traced_origin(calls, actual):
-    return _gl_origin.traced_origin(calls, actual, _short_repr)
+def _traced_origin(test, actual):
+    """The failed test run once more with the source's functions traced (only failing tests pay:
+    every test runs plain), on a throw-away result: its outcome is never the test's. A
+    unittest.TestCase may be run again (a doctest's tearDown restores its globals)."""
+    import unittest
+
+    if not isinstance(test, unittest.TestCase):
+        return None
+    return _gl_origin.rerun_traced(lambda: test.run(unittest.TestResult()), _C.source, _short_repr,
+                                   actual)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -399,29 +407,33 @@ def _result_class(base):
             if entry is None:
                 entry = _describe(test, tid)
             self._gl_current = {"entry": entry, "status": None, "fields": {}, "t0": time.perf_counter(),
-                                "subfails": []}
+                                "subfails": [], "trace": None}
             if not _failed_import(test):
                 _emit({"ev": "start", "id": tid, "name": entry["name"], "file": entry["file"],
                        "line": entry["line"]})
             if self._gl_capture is not None:
                 self._gl_capture.start()
-            self._gl_tracer = None
-            if _C.origin == "trace" and sys.gettrace() is None:
-                self._gl_tracer = _gl_origin.Tracer(_C.source)
-                self._gl_hook = self._gl_tracer.call
-                sys.settrace(self._gl_hook)
             super().startTest(test)
 
         def stopTest(self, test):
-            if self._gl_tracer is not None and sys.gettrace() is self._gl_hook:
-                sys.settrace(None)
             output = self._gl_capture.stop() if self._gl_capture is not None else ""
             super().stopTest(test)
             cur = self._gl_current
             self._gl_current = None
             if cur is None:
                 return
+            if cur["trace"] is not None and not _C.timed_out:
+                self._gl_trace(test, *cur["trace"])
             self._gl_finish(test, cur, output)
+
+        def _gl_trace(self, test, fields, actual):
+            """Where the failing value came from: the test's rerun, traced, its output dropped."""
+            try:
+                origin = _traced_origin(test, actual)
+            except Exception:
+                origin = None
+            if origin is not None:
+                fields["origin"] = origin
 
         def _gl_finish(self, test, cur, output):
             entry = cur["entry"]
@@ -458,9 +470,7 @@ def _result_class(base):
             if _doctest_of(test) is not None and failure:
                 fields = _doctest_failure(test, str(value))
                 if _C.source and _C.origin == "trace" and fields.get("kind") == "assertion":
-                    origin = _traced_origin(getattr(self._gl_tracer, "calls", None), fields.get("actual"))
-                    if origin is not None:
-                        fields["origin"] = origin
+                    self._gl_want_trace(fields, fields.get("actual"))
                 return "failed", fields
             first, rest = _split(text)
             fields = {"kind": "assertion" if failure else "exception", "message": first or etype.__name__,
@@ -475,11 +485,17 @@ def _result_class(base):
                 fields.update(_import_failure(str(value)))
             if _C.source and _C.origin != "off":
                 origin = _raise_origin(tb)
-                if origin is None and failure and self._gl_tracer is not None:
-                    origin = _traced_origin(self._gl_tracer.calls, fields.get("actual"))
+                if origin is None and failure and _C.origin == "trace":
+                    self._gl_want_trace(fields, fields.get("actual"))
                 if origin is not None:
                     fields["origin"] = origin
             return ("failed" if failure else "error"), fields
+
+        def _gl_want_trace(self, fields, actual):
+            # The first failure of the test is the one reported: its origin, by the rerun at stopTest.
+            cur = self._gl_current
+            if cur is not None and cur["trace"] is None:
+                cur["trace"] = (fields, actual)
 
         def _gl_set(self, test, status, fields):
             cur = self._gl_current
