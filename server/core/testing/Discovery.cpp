@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/testing/PyResolve.h"
 #include "core/testing/adapters/Adapter.h"
 #include "core/testing/adapters/JsProject.h"
 #include "core/testing/adapters/JsResolve.h"
@@ -493,9 +494,20 @@ TestPlan builtinDiscovery(const DiscoveryContext& ctx) {
   if (looksLikeTestFile(source, language)) {
     plan.sourceIsTestFile = true;
   } else {
-    // JavaScript: the test files that load it (a namesake only when it does); Python: by name.
-    plan.testFiles = language == Language::JavaScript ? jsTestsImporting(source, root, request.overlay, &plan.discoveryNote)
-                                                      : candidateTestFiles(source, language, root);
+    // JavaScript: the test files that load it (a namesake only when it does). Python: a test file
+    // named after the module counts only when it loads this very file (PyResolve.h); with none
+    // left, the test files that import it are its tests.
+    if (language == Language::JavaScript) {
+      plan.testFiles = jsTestsImporting(source, root, request.overlay, &plan.discoveryNote);
+    } else {
+      plan.testFiles = candidateTestFiles(source, language, root);
+    }
+    if (language == Language::Python) {
+      const PyResolver resolver(pythonSearch(ctx.source, ctx.workspaceRoot, request.overlay));
+      plan.testFiles = pythonNamedTestsLoading(resolver, ctx.source, plan.testFiles, &plan.discoveryNote);
+      if (plan.testFiles.empty() && !root.empty())
+        plan.testFiles = pythonTestsLoading(resolver, ctx.source, {root.string()}, {"test_*.py", "*_test.py"});
+    }
     for (const auto& extra : request.extraTestFiles) {
       if (std::find(plan.testFiles.begin(), plan.testFiles.end(), extra) == plan.testFiles.end()) plan.testFiles.push_back(extra);
     }

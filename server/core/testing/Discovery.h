@@ -103,8 +103,8 @@ struct TestPlan {
   std::vector<std::string> supportFiles;
   std::string selectionNote;    // how a FILE:LINE run chose its tests, in words ("" when it ran all of them)
   // What decided the test files beyond their imports, in words: a test named after the file set
-  // aside because it loads another module of that name, the runner's answer where the static
-  // map could not follow an import, why no test file was found.
+  // aside because it loads another module of that name (JavaScript, Python), the runner's answer
+  // where the static map could not follow an import, why no test file was found.
   std::string discoveryNote;
   std::string sourceFile;       // the file under test (absolute, normalised)
   std::string workspaceRoot;

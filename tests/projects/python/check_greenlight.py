@@ -9,7 +9,9 @@ against the project's own runner, test id by test id.
              unittest's own outcomes), and name every id of that file; for every source module,
              each result greenlight reports must be the runner's too.
 2. bugs:     each injected bug of PROJECT/bugs.json (a one-line edit): running the test files of
-             the ids the runner fails must show exactly those ids failing, never green.
+             the ids the runner fails must show exactly those ids failing, never green; running
+             the edited file itself is never green either (and with "from_source": "fails" fails
+             those ids: its tests are the tests that load it, not a name match on another module).
 3. generate: (pytest projects installed editable) a function of the package is turned into a
              stub; `greenlight generate --apply` with a scripted model that answers the original
              code must pass and write it back: the tests import the candidate through the venv's
@@ -218,6 +220,19 @@ def check_bugs(cfg, p, bin_, env, kind):
             elif not want <= got:
                 problems.append("bug %s: the runner fails %s, greenlight does not" % (bug["id"], sorted(want - got)[:5]))
             print("  bug %-36s %3d failing %s" % (bug["id"], len(got), "ok" if got and want <= got else "WRONG"))
+            # From the edited file itself (what a run on save does): never green. With
+            # "from_source": "fails", the tests that load it must fail what the runner fails.
+            result, code, err = run_greenlight(bin_, p["root"], bug["file"], env)
+            failing = set()
+            for t in (result or {}).get("tests", []):
+                if t["status"] in ("failed", "error", "timeout"):
+                    failing.add(key_of(t["id"], kind))
+            if code == 0:
+                problems.append("bug %s: greenlight run %s is GREEN" % (bug["id"], bug["file"]))
+            elif bug.get("from_source") == "fails" and not want <= failing:
+                problems.append("bug %s: greenlight run %s does not fail %s (exit %d%s)" % (
+                    bug["id"], bug["file"], sorted(want - failing)[:5], code, (": " + err[-300:]) if err else ""))
+            print("  bug %-36s from %s: exit %d, %d failing" % (bug["id"], bug["file"], code, len(failing)))
         finally:
             with open(file, "w", encoding="utf-8") as f:
                 f.write(original)

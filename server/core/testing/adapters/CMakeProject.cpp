@@ -662,6 +662,10 @@ class CMakeAdapter final : public RunnerAdapter {
         if (!tr.frameworkTests.empty()) fromCtest();
         else tr.listForFile = ownDecls;
         break;
+      case Framework::BoostTest:
+        // --run_test would enable the file's disabled cases: the binary's default set, its
+        // results kept by file, is what the framework runs of that file.
+        break;
       case Framework::Plain: break;
     }
     // Nothing matched by name (declarations the scan reads differently): the whole binary, its

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/testing/PyResolve.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
 #include "core/testing/adapters/PlainRerun.h"
@@ -80,15 +81,16 @@ class PytestAdapter final : public RunnerAdapter {
     plan.rootDir = project.rootDir;
     plan.supportFiles = project.conftests;
     if (!project.configFile.empty()) plan.supportFiles.push_back(project.configFile);
-    // The test files: the built-in candidates (test_m.py beside, tests/test_m.py) and those
-    // that import the module, by the project's own patterns.
+    // The test files: the built-in candidates (test_m.py beside, tests/test_m.py) that load the
+    // module, and those that import it, by the project's own patterns.
     plan.sourceIsTestFile = isTestFile;
     if (isTestFile) {
       plan.testFiles.clear();
     } else {
       std::vector<std::string> dirs = project.testPaths.empty() ? std::vector<std::string>{project.rootDir} : project.testPaths;
-      const std::string module = pythonModuleName(ctx.source, project.rootDir);
-      for (const auto& f : testFilesImporting(module, ctx.source, dirs, project.pythonFiles, ctx.request.overlay)) {
+      // As pytest imports them: from its rootdir, with its pythonpath and conftest.py files (PyResolve.h).
+      const PyResolver resolver(pythonSearch(ctx.source, ctx.workspaceRoot, ctx.request.overlay, project.rootDir));
+      for (const auto& f : pythonTestsLoading(resolver, ctx.source, dirs, project.pythonFiles)) {
         if (std::find(plan.testFiles.begin(), plan.testFiles.end(), f) == plan.testFiles.end()) plan.testFiles.push_back(f);
       }
       // pytest collects only files that match its patterns (explicit paths aside).

@@ -92,12 +92,6 @@ bool inside(const fs::path& p, const fs::path& root) {
   return !rel.empty() && rel.native().rfind("..", 0) != 0;
 }
 
-bool skippedDir(const std::string& name) {
-  static const std::set<std::string> k = {"node_modules", "__pycache__", "venv", "env", "site-packages", "dist",
-                                          "build", "htmlcov", "docs"};
-  return name.empty() || name[0] == '.' || k.count(name) > 0 || (name.size() > 9 && name.substr(name.size() - 9) == ".egg-info");
-}
-
 }  // namespace
 
 bool matchesPythonFiles(const std::string& fileName, const std::vector<std::string>& globs) {
@@ -134,6 +128,7 @@ PythonProject pythonProject(const std::string& file, const std::string& workspac
       std::vector<std::string> empty;
       const auto& body = lines ? *lines : empty;
       for (const auto& t : values(body, "testpaths")) p.testPaths.push_back((dir / t).lexically_normal().string());
+      for (const auto& t : values(body, "pythonpath")) p.pythonPath.push_back((dir / t).lexically_normal().string());
       auto pf = values(body, "python_files");
       if (!pf.empty()) p.pythonFiles = pf;
       auto addopts = values(body, "addopts");
@@ -214,49 +209,6 @@ std::string sandboxUserCannotRead(const std::string& dir) {
   return "greenlight runs as root, so the sandbox runs the project's tests as uid 65534, which cannot read the project "
          "directory " + dir + " (mode " + mode + "); make it readable by others (chmod o+rx, its parents may stay private) "
          "or run greenlight as your user";
-}
-
-std::vector<std::string> testFilesImporting(const std::string& module, const std::string& file,
-                                            const std::vector<std::string>& dirs,
-                                            const std::vector<std::string>& globs, const OverlayProvider& overlay,
-                                            std::size_t cap) {
-  std::vector<std::string> out;
-  if (module.empty()) return out;
-  // import a.b.c | from a.b.c import | from a.b import c | from a.b.c.d import (a submodule)
-  const std::string last = module.substr(module.rfind('.') == std::string::npos ? 0 : module.rfind('.') + 1);
-  const std::string parent = module.rfind('.') == std::string::npos ? "" : module.substr(0, module.rfind('.'));
-  auto esc = [](const std::string& s) { return std::regex_replace(s, support::regex(R"([.])"), "\\."); };
-  std::string pattern = R"(^\s*(import\s+)" + esc(module) + R"(\b|from\s+)" + esc(module) + R"(\s+import\b)";
-  if (!parent.empty())
-    pattern += R"(|from\s+)" + esc(parent) + R"(\s+import\s+[^\n]*\b)" + last + R"(\b)";
-  // A module next to its tests imported bare (flat layouts, tests run from the root).
-  pattern += R"(|import\s+)" + last + R"(\b|from\s+)" + last + R"(\s+import\b|from\s+\.\s*import\s+[^\n]*\b)" + last +
-             R"(\b|from\s+\.)" + last + R"(\s+import\b))";
-  const std::regex imports = support::regex(pattern);
-  std::set<std::string> seen;
-  std::size_t read = 0;
-  std::error_code ec;
-  for (const auto& d : dirs) {
-    if (isFilesystemRoot(d) || !fs::is_directory(d, ec)) continue;
-    fs::recursive_directory_iterator it(d, fs::directory_options::skip_permission_denied, ec), end;
-    for (; !ec && it != end && read < cap; it.increment(ec)) {
-      const auto& entry = *it;
-      const std::string name = entry.path().filename().string();
-      if (entry.is_directory(ec)) {
-        if (skippedDir(name) || it.depth() > 8) it.disable_recursion_pending();
-        continue;
-      }
-      if (!entry.is_regular_file(ec) || entry.path().extension() != ".py" || !matchesPythonFiles(name, globs)) continue;
-      const std::string path = entry.path().lexically_normal().string();
-      if (path == file || !seen.insert(path).second) continue;
-      ++read;
-      auto text = readSource(path, overlay);
-      // Every form of the import names the module's last part.
-      if (text && support::anyLineMatches(*text, imports, {last})) out.push_back(path);
-    }
-  }
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 bool interpreterImports(const Tool& tool, const std::string& module, const std::string& workspaceRoot,

@@ -1,6 +1,6 @@
 // What a Python project's layout and configuration say about how its tests run, read from files
 // (no process): which runner it uses, pytest's rootdir and options, the module name a file is
-// imported under, and which test files import a module. Plus one process, cached: whether the
+// imported under. (Which test files load a module: PyResolve.h.) Plus one process, cached: whether the
 // project's interpreter can import a module (pytest), asked in the sandbox.
 //
 // Thread-safety: pure functions, except interpreterImports(), whose cache is locked.
@@ -28,6 +28,7 @@ struct PythonProject {
   std::vector<std::string> conftests;  // those conftest.py files, outermost first
   std::vector<std::string> testPaths;  // `testpaths`, absolute
   std::vector<std::string> pythonFiles = {"test_*.py", "*_test.py"};  // `python_files`
+  std::vector<std::string> pythonPath;  // `pythonpath` (pytest >= 7), absolute
   bool doctestModules = false;     // `--doctest-modules` in addopts
 };
 
@@ -39,14 +40,6 @@ std::string pythonModuleName(const std::string& path, const std::string& root);
 
 // Whether a file name matches pytest's python_files globs ("test_*.py").
 bool matchesPythonFiles(const std::string& fileName, const std::vector<std::string>& globs);
-
-// Test files (by the project's patterns) under `dirs` that import `module` (`import a.b`,
-// `from a.b import`, `from a import b`, relative imports in the same package); at most `cap`
-// files are read. Sorted.
-std::vector<std::string> testFilesImporting(const std::string& module, const std::string& file,
-                                            const std::vector<std::string>& dirs,
-                                            const std::vector<std::string>& globs, const OverlayProvider& overlay,
-                                            std::size_t cap = 2000);
 
 // Whether the text imports pytest, uses unittest (TestCase, load_tests), defines module-level
 // test functions (which unittest never runs: pytest's style).

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/testing/PyResolve.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
 #include "core/testing/adapters/PlainRerun.h"
@@ -40,8 +41,11 @@ class UnittestAdapter final : public RunnerAdapter {
     const std::vector<std::string> globs = {"test*.py", "*_test.py"};  // unittest discover's default, and ours
     const bool isTestFile = matchesPythonFiles(fs::path(ctx.source).filename().string(), globs);
     if (!isTestFile) {
-      const std::string module = pythonModuleName(ctx.source, root);
-      for (const auto& f : testFilesImporting(module, ctx.source, {root}, globs, ctx.request.overlay)) {
+      // As `python -m unittest` imports them: from the project root, no conftest.py (PyResolve.h).
+      PySearch search = pythonSearch(ctx.source, root, ctx.request.overlay, root);
+      search.preloadRoot.clear();
+      const PyResolver resolver(std::move(search));
+      for (const auto& f : pythonTestsLoading(resolver, ctx.source, {root}, globs)) {
         if (std::find(plan.testFiles.begin(), plan.testFiles.end(), f) == plan.testFiles.end()) plan.testFiles.push_back(f);
       }
     }

@@ -1,0 +1,6 @@
+def version():
+    return "lib"
+
+
+def double(n):
+    return n * 2
