@@ -67,7 +67,7 @@ TEST_CASE("PyResolve: every import statement form is read, strings and comments 
   CHECK_FALSE(im.dynamic);
 }
 
-TEST_CASE("PyResolve: importlib with a literal name is an import; a computed name is dynamic") {
+TEST_CASE("PyResolve: importlib with a literal name is an import, a computed name is dynamic") {
   auto im = parsePythonImports("import importlib\nm = importlib.import_module('pkg.m')\nn = __import__(\"other\")\n"
                                "r = importlib.import_module('.sub', 'pkg.inner')\n",
                                "/p/t.py", "/p");

@@ -83,7 +83,7 @@ TEST_CASE("watchdog: a test running the bound with no test finishing is hung, an
   CHECK(h->seconds == Approx(10));
 }
 
-TEST_CASE("watchdog: side by side, a slow test lives while others finish; the oldest is blamed") {
+TEST_CASE("watchdog: side by side, a slow test lives while others finish, the oldest is blamed") {
   HangWatchdog dog(10);
   dog.observe(start("slow"), 0);
   double now = 0;
@@ -173,7 +173,7 @@ TEST_CASE("a hung test stops the run: named as a timeout, the tests it kept from
   CHECK(r.diagnostics[0].code == "timeout");
 }
 
-TEST_CASE("a run that keeps finishing tests runs to its end; the caller's cancel still cancels") {
+TEST_CASE("a run that keeps finishing tests runs to its end and the caller's cancel still cancels") {
   TempWorkspace ws;
   auto src = ws.write("m.py", "def f():\n    return 1\n");
   ws.write("test_m.py", "def test_a():\n    pass\n");
@@ -224,7 +224,7 @@ TEST_CASE("a run that keeps finishing tests runs to its end; the caller's cancel
   ::close(pipeFds[1]);
 }
 
-TEST_CASE("the time limit: null fits the suite with a hang bound; a number or --timeout is a hard limit") {
+TEST_CASE("the time limit: null fits the suite with a hang bound, a number or --timeout is a hard limit") {
   TempWorkspace ws;
   auto src = ws.write("m.py", "x = 1\n");
   ws.write("test_m.py", "def test_a():\n    pass\n");

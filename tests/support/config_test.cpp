@@ -125,7 +125,7 @@ TEST_CASE("configToJson round-trips") {
   CHECK(greenlight::core::configToJson(*back) == greenlight::core::configToJson(c));
 }
 
-TEST_CASE("generate.testsFirst takes ask, always or never; refine.requireCoverage a boolean") {
+TEST_CASE("generate.testsFirst takes ask, always or never, refine.requireCoverage a boolean") {
   std::string err;
   auto c = greenlight::core::configFromJson(json{{"generate", {{"testsFirst", "always"}}}, {"refine", {{"requireCoverage", true}}}}, &err);
   REQUIRE(c);
