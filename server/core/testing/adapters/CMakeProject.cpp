@@ -213,7 +213,23 @@ class CMakeAdapter final : public RunnerAdapter {
     if (!ctx.request.extraTestFiles.empty()) return std::nullopt;
     auto project = cmake::findTestedProject(ctx.source, ctx.workspaceRoot);
     if (!project || !cmake::sandboxHasProgram("cmake") || !cmake::sandboxHasProgram("ctest")) return std::nullopt;
+    if (insideOtherBuild(ctx.source, project->sourceDir)) return std::nullopt;
     return project;
+  }
+
+  // Whether a directory between the file and the CMake project's root is a build tree (its
+  // CMakeCache.txt: outputs and copies, not the project's sources) or the root of another build
+  // (meson.build, compile_commands.json): that nearer build owns the file, not the CMake project.
+  static bool insideOtherBuild(const std::string& file, const std::string& root) {
+    std::error_code ec;
+    const fs::path top = fs::path(root).lexically_normal();
+    for (fs::path dir = fs::path(file).parent_path(); !dir.empty() && dir != top && dir != dir.parent_path();
+         dir = dir.parent_path()) {
+      if (dir.lexically_relative(top).string().rfind("..", 0) == 0) return false;  // not below the root
+      for (const char* marker : {"CMakeCache.txt", "meson.build", "compile_commands.json"})
+        if (fs::exists(dir / marker, ec)) return true;
+    }
+    return false;
   }
 
   // Step 2, the build graph: configured (once; the options gating the tests on), then read.
