@@ -6,24 +6,16 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+
+#include "core/testing/Discovery.h"
 
 namespace greenlight::core::testing {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string readText(const fs::path& p, std::size_t cap = 1 << 20) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return "";
-  std::string s(cap, '\0');
-  in.read(s.data(), static_cast<std::streamsize>(cap));
-  s.resize(static_cast<std::size_t>(in.gcount()));
-  return s;
-}
 
 std::string trim(std::string s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
@@ -151,7 +143,7 @@ std::string nodeVersionFile(const std::string& root, std::string* file) {
   if (root.empty()) return "";
   for (fs::path dir = root;; dir = dir.parent_path()) {
     for (const char* name : {".nvmrc", ".node-version"}) {
-      std::string text = trim(readText(dir / name, 256));
+      std::string text = trim(readFile((dir / name).string()).value_or(""));
       auto nl = text.find('\n');
       if (nl != std::string::npos) text = trim(text.substr(0, nl));
       if (!text.empty()) {
@@ -165,7 +157,7 @@ std::string nodeVersionFile(const std::string& root, std::string* file) {
 }
 
 std::string enginesNode(const std::string& root) {
-  auto j = nlohmann::json::parse(readText(fs::path(root) / "package.json"), nullptr, false);
+  auto j = nlohmann::json::parse(readFile((fs::path(root) / "package.json").string()).value_or(""), nullptr, false);
   if (j.is_discarded() || !j.is_object()) return "";
   auto e = j.find("engines");
   if (e == j.end() || !e->is_object()) return "";

@@ -3,24 +3,15 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "core/testing/Discovery.h"
 #include "core/testing/Sha256.h"
 
 namespace greenlight::core::testing {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string readText(const fs::path& p, std::size_t cap = 1 << 20) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return "";
-  std::string s(cap, '\0');
-  in.read(s.data(), static_cast<std::streamsize>(cap));
-  s.resize(static_cast<std::size_t>(in.gcount()));
-  return s;
-}
 
 std::string trim(std::string s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
@@ -91,7 +82,7 @@ std::string poetryVirtualenvsPath(const EnvLookup& env) {
   std::string configHome = env("XDG_CONFIG_HOME");
   if (configHome.empty() && !env("HOME").empty()) configHome = env("HOME") + "/.config";
   if (!configHome.empty()) {
-    std::string configured = tomlString(readText(fs::path(configHome) / "pypoetry" / "config.toml"), "virtualenvs", "path");
+    std::string configured = tomlString(readFile((fs::path(configHome) / "pypoetry" / "config.toml").string()).value_or(""), "virtualenvs", "path");
     if (!configured.empty()) return configured;
   }
   if (auto p = env("POETRY_CACHE_DIR"); !p.empty()) return p + "/virtualenvs";
@@ -114,7 +105,7 @@ std::string poetryEnvName(const std::string& packageName, const std::string& pro
 }
 
 std::string poetryVenv(const std::string& root, const EnvLookup& env) {
-  const std::string pyproject = readText(fs::path(root) / "pyproject.toml");
+  const std::string pyproject = readFile((fs::path(root) / "pyproject.toml").string()).value_or("");
   if (!hasSection(pyproject, "tool.poetry")) return "";
   std::string name = tomlString(pyproject, "tool.poetry", "name");
   if (name.empty()) name = tomlString(pyproject, "project", "name");
@@ -124,7 +115,7 @@ std::string poetryVenv(const std::string& root, const EnvLookup& env) {
   const std::string base = poetryVirtualenvsPath(env);
   if (envName.empty() || base.empty()) return "";
   // envs.toml records which Python minor version `poetry env use` made active.
-  const std::string minor = tomlString(readText(fs::path(base) / "envs.toml"), envName, "minor");
+  const std::string minor = tomlString(readFile((fs::path(base) / "envs.toml").string()).value_or(""), envName, "minor");
   if (!minor.empty() && isVenv(fs::path(base) / (envName + "-py" + minor))) return (fs::path(base) / (envName + "-py" + minor)).string();
   std::vector<std::string> found;
   for (const auto& entry : fs::directory_iterator(base, ec)) {

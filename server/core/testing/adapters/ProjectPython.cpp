@@ -51,14 +51,18 @@ PythonChoice pythonWith(const std::string& module, const DiscoveryContext& ctx) 
     const char* v = std::getenv(key.c_str());
     return v ? v : "";
   };
-  // Asks one candidate; true when it imports the module.
-  auto ask = [&](const std::string& name, const std::string& how) {
+  // A name as the shell in the project resolves it (Toolchain.h).
+  auto resolve = [&](const std::string& name, std::string* error) {
     ToolRequest tr;
     tr.name = name;
     tr.workspaceRoot = ctx.workspaceRoot;
     tr.environment = ctx.request.toolEnvironment;
+    return resolveTool(tr, error);
+  };
+  // Asks one candidate; true when it imports the module.
+  auto ask = [&](const std::string& name, const std::string& how) {
     std::string error;
-    auto tool = resolveTool(tr, &error);
+    auto tool = resolve(name, &error);
     if (!tool) {
       choice.tried.push_back(how + ": " + error);
       return false;
@@ -71,7 +75,6 @@ PythonChoice pythonWith(const std::string& module, const DiscoveryContext& ctx) 
       return false;
     }
     choice.tool = tool;
-    choice.how = how + " (" + key + ")";
     return true;
   };
   if (ask(config.pythonInterpreter, "python.interpreter '" + config.pythonInterpreter + "'")) return choice;
@@ -84,12 +87,8 @@ PythonChoice pythonWith(const std::string& module, const DiscoveryContext& ctx) 
   }
   for (const char* runner : {"pytest", "py.test"}) {
     if (module != "pytest") break;
-    ToolRequest tr;
-    tr.name = runner;
-    tr.workspaceRoot = ctx.workspaceRoot;
-    tr.environment = ctx.request.toolEnvironment;
     std::string error;
-    auto script = resolveTool(tr, &error);
+    auto script = resolve(runner, &error);
     if (!script) {
       if (std::string(runner) == "pytest") choice.tried.push_back("pytest on PATH: none");
       continue;

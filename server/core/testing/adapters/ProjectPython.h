@@ -25,7 +25,6 @@ namespace greenlight::core::testing {
 
 struct PythonChoice {
   std::optional<Tool> tool;        // the interpreter that imports the module; nullopt: none does
-  std::string how;                 // how it was found, in words ("the interpreter of /usr/bin/pytest")
   std::vector<std::string> tried;  // every candidate, in words, for the error
 };
 
