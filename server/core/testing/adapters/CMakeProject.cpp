@@ -44,6 +44,7 @@
 #include "core/testing/cmake/Project.h"
 #include "core/testing/cmake/TestTargets.h"
 #include "core/testing/cmake/Trace.h"
+#include "core/testing/native/Programs.h"
 #include "support/Regex.h"
 
 namespace greenlight::core::testing {
@@ -441,7 +442,7 @@ class CMakeAdapter final : public RunnerAdapter {
       return std::nullopt;
     }
     if (built.verdict.status != sandbox::Status::Ok) {
-      result = buildFailed(plan, options, built, std::move(result));
+      result = native::buildFailed(plan, options, built, std::move(result));
       return std::nullopt;
     }
     return b;
@@ -482,48 +483,6 @@ class CMakeAdapter final : public RunnerAdapter {
   std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
 
  private:
-  RunResult buildFailed(const TestPlan& plan, const RunOptions& options, const cmake::PrivateBuild::BuildResult& built,
-                        RunResult result) const {
-    result.verdict = built.verdict;
-    result.stderrText = capText(built.output, 16384);
-    for (auto m : parseCompilerOutput(built.output)) result.compilerMessages.push_back(std::move(m));
-    TestResult t;
-    t.name = "build";
-    t.file = plan.sourceIsTestFile || plan.testFiles.empty() ? plan.sourceFile : plan.testFiles.front();
-    t.line = 1;
-    t.output = capText(built.output, 8192);
-    if (built.verdict.status == sandbox::Status::ExitNonzero) {
-      t.status = TestStatus::Error;
-      t.kind = FailureKind::Compile;
-      t.message = "the build failed";
-      for (const auto& m : result.compilerMessages) {
-        if (m.severity == "error" || m.severity == "fatal error") {
-          t.message = m.message;
-          t.file = m.file;
-          t.line = m.line;
-          t.frames.push_back({m.file, m.line, m.column, ""});
-          break;
-        }
-      }
-      if (t.frames.empty()) {
-        // Not a compiler error (CMake re-running, the linker): its last words.
-        std::istringstream in(built.output);
-        std::string lastError;
-        for (std::string l; std::getline(in, l);)
-          if (l.find("rror") != std::string::npos || l.rfind("FAILED", 0) == 0) lastError = l;
-        if (!lastError.empty()) t.message = "the build failed: " + lastError;
-      }
-    } else {
-      t.status = built.verdict.status == sandbox::Status::Timeout ? TestStatus::Timeout : TestStatus::Error;
-      t.kind = built.verdict.status == sandbox::Status::Timeout ? FailureKind::Timeout : FailureKind::Exception;
-      t.message = "the build stopped: " + std::string(sandbox::statusName(built.verdict.status)) +
-                  (built.verdict.setupError.empty() ? "" : " (" + built.verdict.setupError + ")") +
-                  (built.verdict.syscall.empty() ? "" : " (system call " + built.verdict.syscall + ")");
-    }
-    if (options.onTestResult) options.onTestResult(t);
-    result.tests.push_back(std::move(t));
-    return result;
-  }
 
   std::vector<TargetRun> planRuns(const TestPlan& plan, const cmake::CodeModel& model,
                                   const std::map<std::string, cmake::TestTarget>& targets, const RunOptions& options) const {

@@ -135,9 +135,15 @@ RunResult buildFailed(const TestPlan& plan, const RunOptions& options, const cma
   t.kind = built.verdict.status == sandbox::Status::ExitNonzero ? FailureKind::Compile
            : built.verdict.status == sandbox::Status::Timeout   ? FailureKind::Timeout
                                                                 : FailureKind::Exception;
-  t.message = built.verdict.status == sandbox::Status::ExitNonzero
-                  ? "the build failed"
-                  : "the build stopped: " + std::string(sandbox::statusName(built.verdict.status));
+  if (built.verdict.status != sandbox::Status::ExitNonzero) {
+    t.message = "the build stopped: " + std::string(sandbox::statusName(built.verdict.status)) +
+                (built.verdict.setupError.empty() ? "" : " (" + built.verdict.setupError + ")") +
+                (built.verdict.syscall.empty() ? "" : " (system call " + built.verdict.syscall + ")");
+    if (options.onTestResult) options.onTestResult(t);
+    result.tests.push_back(std::move(t));
+    return result;
+  }
+  t.message = "the build failed";
   for (const auto& m : result.compilerMessages) {
     if (m.severity == "error" || m.severity == "fatal error") {
       t.message = m.message;
@@ -148,6 +154,7 @@ RunResult buildFailed(const TestPlan& plan, const RunOptions& options, const cma
     }
   }
   if (t.frames.empty()) {
+    // Not a compiler error (CMake re-running, the linker): its last words.
     std::istringstream in(built.output);
     std::string lastError;
     for (std::string l; std::getline(in, l);)
