@@ -318,6 +318,27 @@ bool declares(const TestDecl& d, const std::string& name) {
   return false;
 }
 
+std::optional<UserBuild> readUserBuild(const std::string& dir, const std::string& sourceDir) {
+  auto text = readFile((fs::path(dir) / "CMakeCache.txt").string());
+  if (!text) return std::nullopt;
+  UserBuild b;
+  b.dir = fs::path(dir).lexically_normal().string();
+  std::istringstream in(*text);
+  for (std::string l; std::getline(in, l);) {
+    if (l.empty() || l[0] == '#' || l[0] == '/') continue;
+    auto eq = l.find('=');
+    auto colon = l.find(':');
+    if (eq == std::string::npos || colon == std::string::npos || colon > eq) continue;
+    std::string name = l.substr(0, colon);
+    b.cache[name] = l.substr(eq + 1);
+    b.types[name] = l.substr(colon + 1, eq - colon - 1);
+  }
+  auto home = b.cache.find("CMAKE_HOME_DIRECTORY");
+  if (home == b.cache.end() || fs::path(home->second).lexically_normal().string() != fs::path(sourceDir).lexically_normal().string())
+    return std::nullopt;
+  return b;
+}
+
 std::optional<UserBuild> findUserBuild(const std::string& sourceDir) {
   std::error_code ec;
   std::vector<fs::path> candidates;
@@ -332,28 +353,13 @@ std::optional<UserBuild> findUserBuild(const std::string& sourceDir) {
   }
   std::optional<UserBuild> best;
   fs::file_time_type bestTime{};
-  const std::string want = fs::path(sourceDir).lexically_normal().string();
   for (const auto& dir : candidates) {
     const fs::path cacheFile = dir / "CMakeCache.txt";
-    auto text = readFile(cacheFile);
-    if (!text) continue;
-    UserBuild b;
-    b.dir = dir.lexically_normal().string();
-    std::istringstream in(*text);
-    for (std::string l; std::getline(in, l);) {
-      if (l.empty() || l[0] == '#' || l[0] == '/') continue;
-      auto eq = l.find('=');
-      auto colon = l.find(':');
-      if (eq == std::string::npos || colon == std::string::npos || colon > eq) continue;
-      std::string name = l.substr(0, colon);
-      b.cache[name] = l.substr(eq + 1);
-      b.types[name] = l.substr(colon + 1, eq - colon - 1);
-    }
-    auto home = b.cache.find("CMAKE_HOME_DIRECTORY");
-    if (home == b.cache.end() || fs::path(home->second).lexically_normal().string() != want) continue;
+    auto b = readUserBuild(dir.string(), sourceDir);
+    if (!b) continue;
     auto t = fs::last_write_time(cacheFile, ec);
     if (!best || t > bestTime) {
-      best = std::move(b);
+      best = std::move(*b);
       bestTime = t;
     }
   }

@@ -55,6 +55,9 @@ struct UserBuild {
   std::map<std::string, std::string> cache;  // NAME -> value (types dropped)
   std::map<std::string, std::string> types;  // NAME -> BOOL, STRING, FILEPATH, ...
 };
+// The build directory `dir` when its CMakeCache.txt configures `sourceDir`.
+std::optional<UserBuild> readUserBuild(const std::string& dir, const std::string& sourceDir);
+// The user's newest build directory of `sourceDir` (build, build-*, cmake-build-*, out/build/*).
 std::optional<UserBuild> findUserBuild(const std::string& sourceDir);
 // The -D options a private configure takes from the user's build: the build type, compilers and
 // their flags, the C++ standard, and the project's own BOOL options (option()).

@@ -282,26 +282,6 @@ std::string cacheValue(const nlohmann::json& v, std::string* type) {
 
 // ---- the user's cache
 
-std::optional<UserBuild> readCache(const fs::path& dir, const std::string& sourceDir) {
-  auto text = readFile((dir / "CMakeCache.txt").string());
-  if (!text) return std::nullopt;
-  UserBuild b;
-  b.dir = dir.lexically_normal().string();
-  std::istringstream in(*text);
-  for (std::string l; std::getline(in, l);) {
-    if (l.empty() || l[0] == '#' || l[0] == '/') continue;
-    auto eq = l.find('=');
-    auto colon = l.find(':');
-    if (eq == std::string::npos || colon == std::string::npos || colon > eq) continue;
-    std::string name = l.substr(0, colon);
-    b.cache[name] = l.substr(eq + 1);
-    b.types[name] = l.substr(colon + 1, eq - colon - 1);
-  }
-  auto home = b.cache.find("CMAKE_HOME_DIRECTORY");
-  if (home == b.cache.end() || fs::path(home->second).lexically_normal().string() != fs::path(sourceDir).lexically_normal().string())
-    return std::nullopt;
-  return b;
-}
 
 bool systemPath(const std::string& p) {
   for (const char* d : {"/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc", "/proc", "/dev", "/sys", "/tmp"})
@@ -457,7 +437,7 @@ UserConfiguration userConfiguration(const ProjectDir& project, const std::option
     fs::file_time_type best{};
     for (const auto& p : presets) {
       if (p.binaryDir.empty()) continue;
-      auto b = readCache(p.binaryDir, src);
+      auto b = readUserBuild(p.binaryDir, src);
       if (!b) continue;
       auto t = fs::last_write_time(fs::path(p.binaryDir) / "CMakeCache.txt", ec);
       if (!user || t > best) {
