@@ -219,16 +219,19 @@ class CMakeAdapter final : public RunnerAdapter {
   }
 
   // Whether a directory between the file and the CMake project's root is a build tree (its
-  // CMakeCache.txt: outputs and copies, not the project's sources) or the root of another build
-  // (meson.build, compile_commands.json): that nearer build owns the file, not the CMake project.
+  // CMakeCache.txt: outputs and copies, not the project's sources) or the root of a Meson project
+  // (a meson.build that declares project(): a subdirectory's meson.build, as projects that build
+  // both ways ship in test/, does not count): that nearer build owns the file.
   static bool insideOtherBuild(const std::string& file, const std::string& root) {
     std::error_code ec;
     const fs::path top = fs::path(root).lexically_normal();
     for (fs::path dir = fs::path(file).parent_path(); !dir.empty() && dir != top && dir != dir.parent_path();
          dir = dir.parent_path()) {
       if (dir.lexically_relative(top).string().rfind("..", 0) == 0) return false;  // not below the root
-      for (const char* marker : {"CMakeCache.txt", "meson.build", "compile_commands.json"})
-        if (fs::exists(dir / marker, ec)) return true;
+      if (fs::exists(dir / "CMakeCache.txt", ec)) return true;
+      if (auto meson = readFile((dir / "meson.build").string());
+          meson && support::anyLineMatches(*meson, support::regex("^\\s*project\\s*\\("), {"project"}))
+        return true;
     }
     return false;
   }
