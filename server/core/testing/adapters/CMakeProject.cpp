@@ -664,8 +664,13 @@ class CMakeAdapter final : public RunnerAdapter {
       StepOutput ran = executeStep(p, options, nullptr);
       // Catch2 v2 exits with the number of tests it listed; v3 rejects the v2 flag.
       const bool listed = ran.verdict.status == sandbox::Status::Ok || ran.verdict.status == sandbox::Status::ExitNonzero;
-      const std::string said = ran.stdoutText + ran.stderrText;
-      if (!listed || said.find("Unrecognised") != std::string::npos || said.find("Error(s) in input") != std::string::npos) continue;
+      // A rejected flag is Catch2's "Error(s) in input: Unrecognised token" on stderr (or at the
+      // head of stdout), never a listed name: a test case may well be named "Unrecognised options".
+      const auto head = ran.stdoutText.find_first_not_of("\r\n");
+      const bool rejected = ran.stderrText.find("Error(s) in input") != std::string::npos ||
+                            ran.stderrText.find("Unrecognised token") != std::string::npos ||
+                            (head != std::string::npos && ran.stdoutText.compare(head, 17, "Error(s) in input") == 0);
+      if (!listed || rejected) continue;
       std::vector<std::string> names;
       std::istringstream in(ran.stdoutText);
       for (std::string l; std::getline(in, l);) {
