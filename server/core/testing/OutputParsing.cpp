@@ -176,6 +176,27 @@ TestResult resultFromEvent(const nlohmann::json& e) {
   return r;
 }
 
+namespace {
+
+// {"ev":"coverage","file":F,"lines":[[line,count],...]}: summed into the entry for F.
+void addCoverageEvent(std::vector<FileCoverage>& into, const nlohmann::json& e) {
+  std::string file = str(e, "file");
+  if (file.empty()) return;
+  auto it = std::find_if(into.begin(), into.end(), [&](const FileCoverage& c) { return c.file == file; });
+  if (it == into.end()) {
+    into.push_back({file, {}});
+    it = std::prev(into.end());
+  }
+  for (const auto& pair : e["lines"]) {
+    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() || !pair[1].is_number()) continue;
+    int line = pair[0].get<int>();
+    if (line < 1) continue;
+    it->hits[line] += std::max(0L, static_cast<long>(pair[1].get<double>()));
+  }
+}
+
+}  // namespace
+
 HarnessOutcome foldEvents(const std::vector<nlohmann::json>& events) {
   HarnessOutcome out;
   for (const auto& e : events) {
@@ -213,6 +234,8 @@ HarnessOutcome foldEvents(const std::vector<nlohmann::json>& events) {
       if (!w.message.empty()) out.warnings.push_back(std::move(w));
     } else if (ev == "done") {
       out.done = true;
+    } else if (ev == "coverage" && e.contains("lines") && e["lines"].is_array()) {
+      addCoverageEvent(out.coverage, e);
     } else if (ev == "collected" && e.contains("tests") && e["tests"].is_array()) {
       for (const auto& t : e["tests"]) {
         if (!t.is_object()) continue;

@@ -37,6 +37,8 @@ struct HarnessOutcome {
   // Every test a `collected` event listed (id, name, file, line), in order: what the run meant
   // to run, so that a run stopped early can say which tests it never reached.
   std::vector<TestResult> collected;
+  // "coverage" events, counts of the same file summed (paths as the sandbox saw them).
+  std::vector<FileCoverage> coverage;
   bool done = false;
 };
 HarnessOutcome foldEvents(const std::vector<nlohmann::json>& events);

@@ -191,6 +191,10 @@ void finishResult(RunResult& result, const std::optional<HarnessOutcome>& outcom
       w.message = map.mapText(std::move(w.message));
       result.warnings.push_back(std::move(w));
     }
+    for (auto c : outcome->coverage) {
+      c.file = map.toHost(c.file);
+      result.coverage.push_back(std::move(c));
+    }
   }
   const auto& v = step.verdict;
   std::optional<TestResult> running;

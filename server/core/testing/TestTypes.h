@@ -7,6 +7,7 @@
 // Thread-safety: plain values.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -125,6 +126,14 @@ struct Summary {
   int passed = 0, failed = 0, errors = 0, skipped = 0;
 };
 
+// Which lines of one file the run executed (EVENTS.md "coverage"): every line the language
+// counts as executable, with how often it ran (0: executable, never ran). Lines not in `hits`
+// are not code (blank, comments, a bare `else:`/`}`). Counts from several processes are summed.
+struct FileCoverage {
+  std::string file;           // host path
+  std::map<int, long> hits;   // 1-based line -> times run
+};
+
 // The result of one run: what `greenlight run --json` prints.
 struct RunResult {
   std::string file;  // the file under test
@@ -136,6 +145,9 @@ struct RunResult {
   std::vector<RunWarning> warnings;
   std::vector<Diagnostic> diagnostics;
   Summary summary;
+  // What the run executed of the files it was asked to cover (the file under test); empty when
+  // the runner could not measure it.
+  std::vector<FileCoverage> coverage;
   // The verdict of the sandbox run that executed the tests (for C++: the test binary's run, or
   // the compiler's when compiling failed). Empty before anything ran.
   std::optional<sandbox::Verdict> verdict;
