@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <dirent.h>
 #include <memory>
@@ -80,19 +81,26 @@ bool openStdinPipe(std::size_t inputSize, int fds[2]) {
 
 bool contains(const std::string& hay, const char* needle) { return hay.find(needle) != std::string::npos; }
 
-// Counts tasks (threads included, as RLIMIT_NPROC does) below the sandbox's init by walking
-// /proc/<pid>/task/<tid>/children from the host. Those files need no ptrace access, which an
-// unprivileged supervisor lacks on the (non-dumpable) init.
-int countSandboxTasks(pid_t initPid) {
+// The sandbox's processes below its init, found by walking /proc/<pid>/task/<tid>/children
+// from the host. Those files need no ptrace access, which an unprivileged supervisor lacks on
+// the (non-dumpable) init. `tasks` counts threads too, as RLIMIT_NPROC does; init itself is
+// neither a process nor a task of the payload's.
+struct SandboxTree {
+  std::vector<std::string> processes;
+  int tasks = 0;
+};
+
+SandboxTree scanSandbox(pid_t initPid) {
   std::vector<std::string> queue{std::to_string(initPid)};
-  int total = 0;
+  SandboxTree tree;
   for (std::size_t i = 0; i < queue.size() && queue.size() < 100000; ++i) {
     std::string taskDir = "/proc/" + queue[i] + "/task";
     DIR* d = ::opendir(taskDir.c_str());
     if (d == nullptr) continue;
+    if (i > 0) tree.processes.push_back(queue[i]);
     while (dirent* e = ::readdir(d)) {
       if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-      if (i > 0) ++total;  // pid 1 itself is not counted
+      if (i > 0) ++tree.tasks;
       std::string children = taskDir + "/" + e->d_name + "/children";
       int fd = ::open(children.c_str(), O_RDONLY | O_CLOEXEC);
       if (fd < 0) continue;
@@ -110,7 +118,27 @@ int countSandboxTasks(pid_t initPid) {
     }
     ::closedir(d);
   }
-  return total;
+  return tree;
+}
+
+int countSandboxTasks(pid_t initPid) { return scanSandbox(initPid).tasks; }
+
+// Private resident memory of one process in KiB: statm's resident minus its shared (file and
+// shmem) pages, so the libraries every process maps are not counted once per process. 0 when
+// the process is gone. statm, like `children`, needs no ptrace access.
+long privateResidentKb(const std::string& pid) {
+  std::string path = "/proc/" + pid + "/statm";
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char buf[256];
+  ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  unsigned long size = 0, resident = 0, shared = 0;
+  if (std::sscanf(buf, "%lu %lu %lu", &size, &resident, &shared) != 3 || resident < shared) return 0;
+  static const long pageKb = ::sysconf(_SC_PAGESIZE) / 1024;
+  return static_cast<long>(resident - shared) * pageKb;
 }
 
 class SandboxExecution final : public Execution {
@@ -190,6 +218,7 @@ class SandboxExecution final : public Execution {
     warmGo_ = plan_->warm;
     policy_ = policy;
     start_ = Clock::now();
+    nextMemoryCheck_ = start_ + kMemoryEvery;
     deadline_ = start_ + std::chrono::microseconds(static_cast<long long>(policy_.timeLimitSec * 1e6));
     if (stdinPipe[1] >= 0) {
       stdinWrite_ = stdinPipe[1];
@@ -253,6 +282,7 @@ class SandboxExecution final : public Execution {
     plan_->statusFd = status[1];
 
     start_ = Clock::now();
+    nextMemoryCheck_ = start_ + kMemoryEvery;
     deadline_ = start_ + std::chrono::microseconds(static_cast<long long>(policy_.timeLimitSec * 1e6));
     int pidfd = -1;
     long pid = ::syscall(SYS_clone, plan_->cloneFlags | CLONE_PIDFD | SIGCHLD, nullptr, &pidfd, nullptr, nullptr);
@@ -307,7 +337,8 @@ class SandboxExecution final : public Execution {
 
   int msUntilDeadline() const override {
     if (finished_) return 0;
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now()).count();
+    auto next = held_ ? deadline_ : std::min(deadline_, nextMemoryCheck_);
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()).count();
     if (left <= 0) return 0;
     return static_cast<int>(std::min<long long>(left + 1, 1 << 30));
   }
@@ -321,6 +352,7 @@ class SandboxExecution final : public Execution {
     handleNotifications();
     if (stdinWrite_ >= 0) feedStdin();
     if (!reaped_ && Clock::now() >= deadline_) killTree(Status::Timeout);
+    if (!held_ && !reaped_ && !gotExit_ && !cause_ && Clock::now() >= nextMemoryCheck_) checkMemory();
     if (!reaped_ && gotExit_ && !cause_) {
       // init has reported: every untrusted task is dead and reaped, so the pipes are at EOF
       // (or about to be). The verdict need not wait for the namespaces' teardown.
@@ -644,6 +676,7 @@ class SandboxExecution final : public Execution {
       v.cpuMs = ms(usage_.ru_utime) + ms(usage_.ru_stime);
       v.maxRssKb = usage_.ru_maxrss;
     }
+    v.maxRssKb = std::max(v.maxRssKb, sampledPeakKb_);
     if (!layersKnown_ && mode_ == Mode::RootThenUserNs) v.isolation.userNs = false;
     finishIsolation();
     if (!reaped_ && pidfd_ >= 0) {
@@ -732,6 +765,23 @@ class SandboxExecution final : public Execution {
 
   static bool ceilCpuReached(double cpuMs, double limitMs) { return cpuMs + 50.0 >= limitMs; }
 
+  // The memory limit, enforced here whether or not a cgroup is delegated: the private resident
+  // memory of the sandbox's processes, summed, sampled every kMemoryEvery; over the limit the
+  // tree is killed with memory_limit. RLIMIT_DATA (PlanBuilder) is only a far backstop against
+  // an allocation faster than the sampling: it counts reserved address space such as each
+  // thread's stack, so as THE limit it stopped healthy threaded suites (a test starting dozens
+  // of threads: "can't start new thread" at ~100 MB resident under a 512 MB limit).
+  void checkMemory() {
+    nextMemoryCheck_ = Clock::now() + kMemoryEvery;
+    if (pid_ <= 0) return;
+    long kb = mode_ == Mode::NoNamespaces ? privateResidentKb(std::to_string(pid_)) : 0;
+    for (const auto& process : scanSandbox(pid_).processes) kb += privateResidentKb(process);
+    sampledPeakKb_ = std::max(sampledPeakKb_, kb);
+    if (kb > static_cast<long>(policy_.memoryLimitMb) * 1024) killTree(Status::MemoryLimit);
+  }
+
+  static constexpr std::chrono::milliseconds kMemoryEvery{25};
+
   Policy policy_;
   std::unique_ptr<detail::LaunchPlan> plan_;
   Mode mode_ = Mode::UserNs;
@@ -740,7 +790,8 @@ class SandboxExecution final : public Execution {
   int pidfd_ = -1, stdout_ = -1, stderr_ = -1, status_ = -1, listener_ = -1, stdinWrite_ = -1;
   pid_t pid_ = -1;
   std::size_t stdoutBytes_ = 0, stderrBytes_ = 0, stdinOffset_ = 0;
-  Clock::time_point start_{}, deadline_{}, endTime_{};
+  Clock::time_point start_{}, deadline_{}, endTime_{}, nextMemoryCheck_{};
+  long sampledPeakKb_ = 0;
   std::optional<Status> cause_;
   bool held_ = false, spareBroken_ = false, warmGo_ = false, counted_ = false;
   bool killSent_ = false, reaped_ = false, finished_ = false, gotExit_ = false, layersKnown_ = false;

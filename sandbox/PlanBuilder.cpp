@@ -406,7 +406,11 @@ PlanOutcome buildPlan(const Policy& policy, Mode mode, bool tryUserNs, LaunchPla
   auto lim = [&](int res, rlim_t soft, rlim_t hard) { plan.rlimits.push_back({res, soft, hard}); };
   rlim_t cpu = static_cast<rlim_t>(std::ceil(policy.cpuLimitSec));
   lim(RLIMIT_CPU, cpu, cpu + 1);
-  rlim_t data = static_cast<rlim_t>(policy.memoryLimitMb) << 20;
+  // The memory limit itself is the supervisor's (Execution.cpp checkMemory: resident memory,
+  // sampled). RLIMIT_DATA counts address space a process reserves but may never touch (every
+  // thread's stack), so it is set far above: a backstop for an allocation faster than sampling.
+  const rlim_t limitMb = static_cast<rlim_t>(policy.memoryLimitMb);
+  rlim_t data = std::max<rlim_t>(limitMb * 4, limitMb + 2048) << 20;
   lim(RLIMIT_DATA, data, data);
   rlim_t fsize = static_cast<rlim_t>(policy.fileSizeLimitMb) << 20;
   lim(RLIMIT_FSIZE, fsize, fsize);

@@ -19,7 +19,9 @@
 // writable by that uid. Bind sources are resolved with the caller's rights before the drop,
 // so a world-readable prefix under a root-only directory (/root/.pyenv/versions/X) binds fine.
 //
-// Limits without a delegated cgroup are rlimits; memory_limit, process_limit and
+// The memory limit is the sandbox's private resident memory, summed over its processes and
+// sampled by the supervisor (RLIMIT_DATA is only a far backstop). Other limits without a
+// delegated cgroup are rlimits; memory_limit, process_limit and
 // file_size_limit are then recognised from the signal (SIGXCPU, SIGXFSZ), the tasks left at
 // the end, max RSS and the runtime's own message on stderr (MemoryError, std::bad_alloc,
 // "JavaScript heap out of memory", node's "Array buffer allocation failed", "File too large",
@@ -45,7 +47,7 @@ enum class Status {
   Signaled,          // killed by a signal we did not send
   Timeout,           // wall-clock deadline passed; the whole tree was killed
   CpuLimit,          // RLIMIT_CPU / cpu.max
-  MemoryLimit,       // RLIMIT_DATA refusal turned fatal, or cgroup OOM kill
+  MemoryLimit,       // over the limit when sampled, an allocation refused (RLIMIT_DATA backstop), a cgroup OOM kill
   OutputLimit,       // a stream exceeded its cap (excess discarded) and the run was stopped
   ProcessLimit,      // RLIMIT_NPROC / pids.max reached
   FileSizeLimit,     // RLIMIT_FSIZE (SIGXFSZ)
@@ -196,7 +198,8 @@ class Execution {
 
   // Fds to watch for readability; they change as streams close, so ask again after step().
   virtual std::vector<int> watchFds() const = 0;
-  // Milliseconds until the wall-clock deadline (0 when passed); pass to poll/epoll/timers.
+  // Milliseconds until step() has timed work to do: the wall-clock deadline or the next memory
+  // sample (0 when due); pass to poll/epoll/timers.
   virtual int msUntilDeadline() const = 0;
   // Does all non-blocking work that is ready (drain pipes, reap, enforce the deadline).
   // Returns true once the run is over and verdict() is final.

@@ -164,6 +164,31 @@ TEST_CASE("a memory bomb is a memory_limit", "[limits]") {
   }
 }
 
+TEST_CASE("the memory limit is resident memory, not reserved address space", "[limits]") {
+  // 120 threads reserve ~1 GB of stacks under a 256 MB limit: healthy, it must pass.
+  Policy threads = pyPolicy({"many-threads", "120"});
+  threads.memoryLimitMb = 256;
+  threads.processes = 256;
+  Verdict t = run(threads);
+  INFO(describe(t));
+  CHECK(t.status == Status::Ok);
+  CHECK(contains(t.stdoutData, "THREADS OK 120"));
+  // Memory touched and held over the limit is stopped even though no allocation is refused.
+  Policy held = pyPolicy({"hold-memory", "400"});
+  held.memoryLimitMb = 256;
+  Verdict h = run(held);
+  INFO(describe(h));
+  CHECK(h.status == Status::MemoryLimit);
+  CHECK(!contains(h.stdoutData, "HELD"));
+  // The same program under the limit runs to its end.
+  Policy under = pyPolicy({"hold-memory", "64"});
+  under.memoryLimitMb = 256;
+  Verdict u = run(under);
+  INFO(describe(u));
+  CHECK(u.status == Status::Ok);
+  CHECK(contains(u.stdoutData, "HELD"));
+}
+
 TEST_CASE("stack overflow is a SIGSEGV, abort a SIGABRT", "[limits]") {
   Verdict v = run(cPolicy({"stack"}));
   INFO(describe(v));

@@ -74,6 +74,31 @@ def memory_bomb():
         chunks.append(bytearray(16 * 1024 * 1024))
 
 
+def many_threads(count):
+    # Each thread reserves a stack (8 MB of address space) but touches little of it.
+    import threading
+    release = threading.Event()
+    started = []
+    threads = [threading.Thread(target=lambda: (started.append(1), release.wait())) for _ in range(int(count))]
+    for t in threads:
+        t.start()
+    release.set()
+    for t in threads:
+        t.join()
+    print("THREADS OK", len(started))
+
+
+def hold_memory(mb):
+    # Touches MB megabytes and keeps them until killed or 3 s have passed.
+    import time
+    block = bytearray(int(mb) * 1024 * 1024)
+    for i in range(0, len(block), 4096):
+        block[i] = 1
+    print("HOLDING", mb, flush=True)
+    time.sleep(3)
+    print("HELD")
+
+
 def cpu_spin():
     while True:
         pass
