@@ -21,6 +21,11 @@ the scripted model the real-server runs use:
   needs_model  no provider: result status "error" and one window/showMessage
 Tests ("running" them is scripted too): a line `return a - b` fails test_add (a published
 diagnostic with code test-failed and `data`); greenlight.fix turns it into `return a + b`.
+A run ends with greenlight/testResults (started, then finished: one result per tested function,
+test_NAME) whose `coverage` covers the run's document when it is no test file: every line that
+is code (not blank, not a comment) is executable, run once, except the lines ending in
+`# special` (a branch the tests never reach: count 0); a document holding
+`GREENLIGHT_COVERAGE=0` is not measured (no `coverage` key), as with the real server's switch.
 """
 import json
 import os
@@ -147,6 +152,7 @@ class Server:
         self.client_caps = {}
         self.test_results = {}  # uri -> {function name: (passed, failed)}
         self.next_token = 0
+        self.next_run_id = 0  # greenlight/testResults run ids
 
     # --- plumbing -------------------------------------------------------------------------
     def request(self, method, params, callback):
@@ -332,6 +338,7 @@ class Server:
                         failed = sum(1 for d in diagnostics if d["data"]["function"] == f["name"])
                         results[f["name"]] = (0 if failed else 1, failed)
                 self.test_results[uri] = results
+                self.send_test_results(uri, results)
                 notify("textDocument/publishDiagnostics", {"uri": uri, "diagnostics": diagnostics})
                 summary = "%d passed, %d failed" % (0 if diagnostics else 1, 1 if diagnostics else 0)
                 self.progress(tok, {"kind": "end", "message": summary})
@@ -345,6 +352,31 @@ class Server:
             finish()
 
         self.with_progress(token, start)
+
+    def coverage(self, uri):
+        """The scripted coverage of a run of `uri` (see the module's docstring), or None."""
+        text = self.docs.get(uri, "")
+        if "GREENLIGHT_COVERAGE=0" in text or os.path.basename(self.path(uri)).startswith("test_"):
+            return None
+        lines = []
+        for i, line in enumerate(text.split("\n")):
+            code = line.strip()
+            if code and not code.startswith("#"):
+                lines.append([i + 1, 0 if code.endswith("# special") else 1])
+        return [{"uri": uri, "lines": lines}]
+
+    def send_test_results(self, uri, results):
+        self.next_run_id += 1
+        run = {"id": self.next_run_id, "trigger": "runTests"}
+        notify("greenlight/testResults", {"uri": uri, "run": dict(run, state="started"), "results": []})
+        entries = [{"id": "test_calc.py::test_%s" % name, "label": "test_%s" % name,
+                    "status": "failed" if failed else "passed", "durationMs": 1.0}
+                   for name, (_passed, failed) in sorted(results.items())]
+        finished = {"uri": uri, "run": dict(run, state="finished"), "results": entries}
+        coverage = self.coverage(uri)
+        if coverage is not None:
+            finished["coverage"] = coverage
+        notify("greenlight/testResults", finished)
 
     # --- generate / fix ------------------------------------------------------------------
     def result(self, status, name, target, applied, code="", rounds=1, passed=0, failed=0, error=None):
