@@ -26,6 +26,8 @@ test_NAME) whose `coverage` covers the run's document when it is no test file: e
 is code (not blank, not a comment) is executable, run once, except the lines ending in
 `# special` (a branch the tests never reach: count 0); a document holding
 `GREENLIGHT_COVERAGE=0` is not measured (no `coverage` key), as with the real server's switch.
+As the real server does, each unrun line gets an Information diagnostic (code not-run, "no test
+runs this line") and a tested function's result lens says " · N% of lines".
 """
 import json
 import os
@@ -153,6 +155,7 @@ class Server:
         self.test_results = {}  # uri -> {function name: (passed, failed)}
         self.next_token = 0
         self.next_run_id = 0  # greenlight/testResults run ids
+        self.line_counts = {}  # uri -> {0-based line: count} of the last measured run
 
     # --- plumbing -------------------------------------------------------------------------
     def request(self, method, params, callback):
@@ -287,6 +290,9 @@ class Server:
             if f["name"] in results:
                 passed, failed = results[f["name"]]
                 title = ("✘ %d failed" % failed) if failed else ("✔ %d passed" % passed)
+                counts = [c for line, c in self.line_counts.get(uri, {}).items() if f["start"] <= line <= f["end"]]
+                if counts:
+                    title += " · %d%% of lines" % round(100.0 * sum(1 for c in counts if c) / len(counts))
                 lenses.append({"range": rng, "command": {"title": title, "command": "greenlight.runTests",
                                                           "arguments": arg}})
         return lenses
@@ -339,7 +345,7 @@ class Server:
                         results[f["name"]] = (0 if failed else 1, failed)
                 self.test_results[uri] = results
                 self.send_test_results(uri, results)
-                notify("textDocument/publishDiagnostics", {"uri": uri, "diagnostics": diagnostics})
+                notify("textDocument/publishDiagnostics", {"uri": uri, "diagnostics": diagnostics + self.not_run_diagnostics(uri)})
                 summary = "%d passed, %d failed" % (0 if diagnostics else 1, 1 if diagnostics else 0)
                 self.progress(tok, {"kind": "end", "message": summary})
                 self.reply(rid, None)
@@ -365,6 +371,18 @@ class Server:
                 lines.append([i + 1, 0 if code.endswith("# special") else 1])
         return [{"uri": uri, "lines": lines}]
 
+    def not_run_diagnostics(self, uri):
+        lines = self.lines(uri)
+        out = []
+        for line, count in sorted(self.line_counts.get(uri, {}).items()):
+            if count == 0 and line < len(lines):
+                text = lines[line]
+                out.append({"range": {"start": {"line": line, "character": len(text) - len(text.lstrip())},
+                                      "end": {"line": line, "character": len(text)}},
+                            "severity": 3, "source": "greenlight", "code": "not-run",
+                            "message": "no test runs this line"})
+        return out
+
     def send_test_results(self, uri, results):
         self.next_run_id += 1
         run = {"id": self.next_run_id, "trigger": "runTests"}
@@ -374,6 +392,7 @@ class Server:
                    for name, (_passed, failed) in sorted(results.items())]
         finished = {"uri": uri, "run": dict(run, state="finished"), "results": entries}
         coverage = self.coverage(uri)
+        self.line_counts[uri] = {line - 1: count for line, count in coverage[0]["lines"]} if coverage else {}
         if coverage is not None:
             finished["coverage"] = coverage
         notify("greenlight/testResults", finished)

@@ -26,6 +26,7 @@ H.run(90, function()
   local coverage = require('greenlight.coverage')
   local tests = require('greenlight.tests')
   local root = W.create('coverage', kCalc)
+  local log = W.log_to(root)
 
   -- What the last finished notification with coverage said, to compare the view with the wire.
   local last = nil
@@ -61,6 +62,24 @@ H.run(90, function()
   H.check(type(last.coverage) == 'table' and #last.coverage == 1, 'the fake sent coverage: ' .. vim.inspect(last.coverage))
   H.eq(signs(bufnr), { 3, 10 }, 'signs on the `# special` lines')
   H.eq(vim.trim(vim.fn.sign_getdefined('GreenlightNotRun')[1].text), '┃', 'the sign is defined')
+
+  H.step('the server\'s not-run diagnostics and lens text show as sent; :GreenlightFix does not take them')
+  H.wait(5000, function() return #H.greenlight_diagnostics(bufnr) == 2 end, 'the two not-run diagnostics')
+  for _, d in ipairs(H.greenlight_diagnostics(bufnr)) do
+    H.eq(d.severity, vim.diagnostic.severity.INFO, 'severity of ' .. vim.inspect(d))
+    H.eq(d.message, 'no test runs this line', 'message')
+  end
+  H.eq(vim.tbl_map(function(d) return d.lnum end, H.greenlight_diagnostics(bufnr)), { 2, 9 }, 'lines of the not-run diagnostics')
+  local codelens = require('greenlight.codelens')
+  H.wait(10000, function() return (codelens.shown(client.id, bufnr)[0] or ''):find('1 passed · 75% of lines', 1, true) ~= nil end,
+    'the "✔ 1 passed · 75% of lines" lens over add()')
+  vim.api.nvim_win_set_cursor(0, { 3, 8 })
+  local before_fix = #H.notifications
+  vim.cmd('GreenlightFix')
+  H.check(#H.fake_sent(log, 'workspace/executeCommand', 'greenlight.fix') == 0,
+    'greenlight.fix was sent for a not-run diagnostic')
+  H.check(#H.notifications > before_fix and H.notifications[#H.notifications].msg:find('no greenlight failure on this line', 1, true),
+    ':GreenlightFix says there is nothing to fix: ' .. vim.inspect(H.notifications[#H.notifications]))
 
   H.step('the summary says how many lines ran, as the wire said; <CR> goes to the first unrun line')
   local run, total = 0, 0

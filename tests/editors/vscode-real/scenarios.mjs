@@ -407,7 +407,8 @@ export async function workspaceTests({ wb, workspace }) {
 // (tests/editors/fake: every code line of the run's file ran once, the lines ending in
 // `# special` never): the "Test Coverage" pane lists the file with 75 % (6 of 8 lines), and the
 // editor's gutter marks the two lines no test ran, which VS Code asks the extension for
-// (loadDetailedCoverage -> StatementCoverage per line).
+// (loadDetailedCoverage -> StatementCoverage per line); the server's not-run problems and the
+// lenses' "· 75% of lines" come through unfiltered.
 export async function coverageView({ wb }) {
   await wb.openFile('coverage_demo.py');
   const mark = await wb.mark();
@@ -426,7 +427,16 @@ export async function coverageView({ wb }) {
   const hit = await wb.coverageGutter('hit');
   assert.deepEqual(hit, [1, 2, 4, 7, 8, 10], 'the lines run, in the gutter');
   await wb.shot('13-coverage');
-  return `Test Coverage pane: "${row}"; gutter: not run ${missed.join(', ')}, run ${hit.join(', ')}`;
+  // The server's own coverage output is plain LSP the extension passes through: the result
+  // lenses' " · 75% of lines" and an Information problem per unrun line.
+  const { value: lenses, held: lensed } = await wb.poll(() => wb.codeLenses(), (l) => l.filter((t) => /passed · 75% of lines/.test(t)).length === 2, wb.timeoutMs);
+  assert.ok(lensed, `the result lenses do not say "· 75% of lines": ${JSON.stringify(lenses)}`);
+  await wb.showProblems();
+  const problems = await wb.waitForProblems('two "no test runs this line" problems', (rows) => rows.filter((r) => /no test runs this line/.test(r)).length === 2);
+  const notRun = problems.filter((r) => /no test runs this line/.test(r));
+  assert.match(notRun[0], /\[Ln 3, Col 9\]$/, `the first not-run problem's place: ${JSON.stringify(notRun)}`);
+  assert.match(notRun[1], /\[Ln 9, Col 9\]$/, `the second not-run problem's place: ${JSON.stringify(notRun)}`);
+  return `Test Coverage pane: "${row}"; gutter: not run ${missed.join(', ')}, run ${hit.join(', ')}; lenses: ${lenses.join(', ')}; problems: ${notRun.join(' | ')}`;
 }
 
 // The result lens over slugify (the first line of lenses in textutil.py) matches `re`.
