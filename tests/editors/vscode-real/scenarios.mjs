@@ -409,7 +409,7 @@ export async function workspaceTests({ wb, workspace }) {
 // editor's gutter marks the two lines no test ran, which VS Code asks the extension for
 // (loadDetailedCoverage -> StatementCoverage per line); the server's not-run problems and the
 // lenses' "· 75% of lines" come through unfiltered.
-export async function coverageView({ wb }) {
+export async function coverageView({ wb, shots }) {
   await wb.openFile('coverage_demo.py');
   const mark = await wb.mark();
   await wb.goToLine(2);
@@ -426,7 +426,7 @@ export async function coverageView({ wb }) {
   assert.deepEqual(missed, [3, 9], 'the unrun lines in the gutter');
   const hit = await wb.coverageGutter('hit');
   assert.deepEqual(hit, [1, 2, 4, 7, 8, 10], 'the lines run, in the gutter');
-  await wb.shot('13-coverage');
+  fs.copyFileSync(await wb.shot('13-coverage'), path.join(shots, 'testing-coverage.png'));
   // The server's own coverage output is plain LSP the extension passes through: the result
   // lenses' " · 75% of lines" and an Information problem per unrun line.
   const { value: lenses, held: lensed } = await wb.poll(() => wb.codeLenses(), (l) => l.filter((t) => /passed · 75% of lines/.test(t)).length === 2, wb.timeoutMs);
