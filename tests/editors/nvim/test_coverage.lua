@@ -150,6 +150,18 @@ H.run(90, function()
   H.check(again ~= bufnr, 'a new buffer')
   H.eq(signs(again), { 10 }, 'the signs of the last coverage, placed as the buffer is read')
 
+  H.step('malformed coverage: what is well-formed is kept, nothing throws')
+  coverage.on_results(client.id, { uri = 'file:///elsewhere/doc.py', run = { id = 99, trigger = 'save', state = 'finished' },
+    results = {}, coverage = { 'x', { uri = 'file:///elsewhere/m.py', lines = { { 0, 1 }, { 2, -1 }, { 3, 1.5 }, 'y', { 4, 0 }, { 5, 2 } } },
+      { lines = {} } } })
+  local kept = coverage.files[client.id]['file:///elsewhere/m.py']
+  H.check(kept ~= nil, 'the well-formed entry was dropped')
+  H.eq(kept.lines, { { 4, 0 }, { 5, 2 } }, 'the well-formed lines')
+  H.eq({ kept.covered, kept.total }, { 1, 2 }, 'covered of total')
+  coverage.on_results(client.id, { uri = 'file:///elsewhere/doc.py', run = { id = 100, trigger = 'save', state = 'finished' },
+    results = {}, coverage = vim.NIL })
+  H.eq(coverage.files[client.id]['file:///elsewhere/m.py'], nil, 'a null coverage clears the document\'s last one')
+
   H.step('coverage = false starts hidden')
   vim.g.greenlight = { coverage = false }
   package.loaded['greenlight.coverage'] = nil

@@ -71,10 +71,18 @@ local function place(client_id, uri)
   if #list > 0 then vim.fn.sign_placelist(list) end
 end
 
--- One `coverage` entry checked: {uri, lines = sorted {line, count}, covered, total}, or nil and why.
-local function checked(entry)
+-- A malformed entry is a server bug, not the user's: it goes to the LSP log (:LspLog), and what
+-- is well-formed is still shown.
+local function problem(text)
+  local ok, log = pcall(require, 'vim.lsp.log')
+  if ok then log.warn('greenlight: ' .. text) end
+end
+
+-- One `coverage` entry checked: {uri, lines = sorted {line, count}, covered, total}, or nil.
+local function checked(entry, index)
   if type(entry) ~= 'table' or type(entry.uri) ~= 'string' or entry.uri == '' or type(entry.lines) ~= 'table' then
-    return nil, 'expected {uri, lines}'
+    problem(string.format('coverage[%d]: expected {uri, lines}, got %s', index, vim.inspect(entry)))
+    return nil
   end
   local counts = {}
   for _, pair in ipairs(entry.lines) do
@@ -82,6 +90,8 @@ local function checked(entry)
     if type(line) == 'number' and line >= 1 and math.floor(line) == line and type(count) == 'number' and count >= 0
       and math.floor(count) == count then
       counts[line] = (counts[line] or 0) + count
+    else
+      problem(string.format('coverage[%d] (%s): ignored %s; expected {line >= 1, count >= 0}', index, entry.uri, vim.inspect(pair)))
     end
   end
   local lines, covered = {}, 0
@@ -108,8 +118,8 @@ function M.on_results(client_id, params)
   end
   local covered = {}
   if state == 'finished' and type(params.coverage) == 'table' then
-    for _, entry in ipairs(params.coverage) do
-      local f = checked(entry)
+    for i, entry in ipairs(params.coverage) do
+      local f = checked(entry, i - 1)
       if f then
         files[f.uri] = f
         table.insert(covered, f.uri)
