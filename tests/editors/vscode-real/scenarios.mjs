@@ -426,6 +426,8 @@ export async function coverageView({ wb, shots }) {
   assert.deepEqual(missed, [3, 9], 'the unrun lines in the gutter');
   const hit = await wb.coverageGutter('hit');
   assert.deepEqual(hit, [1, 2, 4, 7, 8, 10], 'the lines run, in the gutter');
+  await wb.waitFor('the run\'s progress notification to close', () =>
+    ![...document.querySelectorAll('.notification-toast')].some((t) => /Running tests/.test(t.innerText)));
   fs.copyFileSync(await wb.shot('13-coverage'), path.join(shots, 'testing-coverage.png'));
   // The server's own coverage output is plain LSP the extension passes through: the result
   // lenses' " · 75% of lines" and an Information problem per unrun line.
