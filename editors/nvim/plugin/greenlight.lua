@@ -15,6 +15,11 @@ cmd('GreenlightFix', 'fix', 'greenlight: fix the code until the failing test und
 cmd('GreenlightCancel', 'cancel', 'greenlight: cancel running tests, generations and fixes')
 cmd('GreenlightRestart', 'restart', 'greenlight: restart the server')
 cmd('GreenlightTests', 'tests', 'greenlight: the tests near the open files and their last results')
+vim.api.nvim_create_user_command('GreenlightCoverage', function(opts) require('greenlight').coverage(opts.args) end, {
+  desc = 'greenlight: show or hide the signs of the lines no test ran (on, off, or toggle)',
+  nargs = '?',
+  complete = function() return { 'on', 'off' } end,
+})
 
 -- :GreenlightGenerate [rounds=N] [candidates=N]
 local kGenerateKeys = { 'rounds', 'candidates' }
@@ -57,6 +62,13 @@ vim.api.nvim_create_autocmd('BufWritePost', {
   group = group,
   callback = function(args)
     if package.loaded['greenlight.tests'] then require('greenlight.tests').changed(vim.api.nvim_buf_get_name(args.buf)) end
+  end,
+})
+-- A file opened after its coverage came gets its not-run signs.
+vim.api.nvim_create_autocmd('BufReadPost', {
+  group = group,
+  callback = function(args)
+    if package.loaded['greenlight.coverage'] then require('greenlight.coverage').buffer_loaded(args.buf) end
   end,
 })
 vim.api.nvim_create_autocmd('FocusGained', {

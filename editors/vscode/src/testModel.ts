@@ -5,7 +5,8 @@
 //
 //   greenlight/listTests     {textDocument: {uri}} -> {uri, items: ListedTest[]}
 //   greenlight/listWorkspaceTests {folder?: uri, uris?: uri[]} -> {items: ListedItem[], truncated}
-//   greenlight/testResults   {uri, run: {id, trigger, state, error?}, results: TestResultEntry[]}
+//   greenlight/testResults   {uri, run: {id, trigger, state, error?}, results: TestResultEntry[],
+//                             coverage?: [{uri, lines: [[line, count], ...]}] (finished runs; coverageModel.ts)}
 
 export interface Pos {
   line: number;
@@ -124,6 +125,8 @@ export interface TestResultsParams {
   uri: string;
   run: { id: number; trigger: Trigger; state: RunState; error?: string };
   results: TestResultEntry[];
+  // Checked by coverageOf before use: it comes from the wire.
+  coverage?: unknown;
 }
 
 // The file part of an id ("tests/test_m.py::TestA::test_b" -> "tests/test_m.py").

@@ -12,9 +12,15 @@
 //    carry a TestMessage at the assertion, a diff when the runner rendered expected and actual;
 //  - "Generate" and "Fix" in a failed test's context menu run greenlight.generate /
 //    greenlight.fix (with progress and cancel, like the palette commands).
-// Problems and CodeLens are untouched: they come from the server as before.
+//  - coverage: a finished run's `coverage` (the covered files' lines and hit counts) goes on its
+//    TestRun as FileCoverage (coverage.ts); a "Run with Coverage" profile runs as Run does (the
+//    server measures every run).
+// Problems and CodeLens are untouched: they come from the server as before (the "no test runs
+// this line" diagnostics and the "· 75% of lines" CodeLens text included).
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, LanguageClient } from 'vscode-languageclient/node';
+import { CoverageFeature, coverageApi } from './coverage';
+import { coverageOf } from './coverageModel';
 import { fixArguments, isFixable } from './fix';
 import { WorkRunner } from './generate';
 import { kProduct } from './progressText';
@@ -59,6 +65,10 @@ export class TestingFeature implements vscode.Disposable, WorkspaceTree {
   private readonly lastResults = new Map<string, { result: TestResultEntry; documentUri: string }>();
   private readonly applied = new WeakMap<vscode.TestRun, Map<string, string>>();
   private router = new RunRouter<vscode.TestRun>();
+  private readonly coverage: CoverageFeature;
+  // The profile runs this window did not start are filed under: with it, VS Code asks for their
+  // per-line coverage too.
+  private readonly backgroundProfile: vscode.TestRunProfile;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
@@ -85,7 +95,20 @@ export class TestingFeature implements vscode.Disposable, WorkspaceTree {
     this.controller.refreshHandler = async () => {
       await Promise.all([this.workspace.list({}), this.listOpenDocuments()]);
     };
-    this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token), true);
+    this.coverage = new CoverageFeature(coverageApi(), log);
+    const runProfile = this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token), true);
+    this.coverage.attachTo(runProfile);
+    this.backgroundProfile = runProfile;
+    if (this.coverage.available) {
+      const coverageProfile = this.controller.createRunProfile(
+        'Run with Coverage',
+        vscode.TestRunProfileKind.Coverage,
+        (request, token) => this.run(request, token),
+        true,
+      );
+      this.coverage.attachTo(coverageProfile);
+      this.backgroundProfile = coverageProfile;
+    }
     this.subscriptions.push(
       this.controller,
       this.workspace,
@@ -343,7 +366,7 @@ export class TestingFeature implements vscode.Disposable, WorkspaceTree {
 
   private onResults(params: TestResultsParams): void {
     const routed = this.router.route(params, () =>
-      this.controller.createTestRun(new vscode.TestRunRequest(), `${kProduct}: ${kTriggerNames[params.run.trigger] ?? params.run.trigger}`, false),
+      this.controller.createTestRun(new vscode.TestRunRequest(undefined, undefined, this.backgroundProfile), `${kProduct}: ${kTriggerNames[params.run.trigger] ?? params.run.trigger}`, false),
     );
     if (!routed) return;
     const { run } = routed;
@@ -363,6 +386,7 @@ export class TestingFeature implements vscode.Disposable, WorkspaceTree {
       this.apply(run, item, r);
     }
     if (params.run.error) run.appendOutput(`${kProduct}: ${params.run.error}\r\n`);
+    if (params.run.state === 'finished') this.coverage.report(run, coverageOf(params.coverage, (why) => this.log(`testing: ${why}`)));
     if (params.run.state === 'finished' || params.run.state === 'cancelled') {
       this.router.end(params.run.id);
       if (!routed.ours) {

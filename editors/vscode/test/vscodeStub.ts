@@ -102,8 +102,49 @@ export class CancellationTokenSource {
   }
 }
 
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+}
+
+export class Range {
+  readonly start: Position;
+  readonly end: Position;
+  constructor(startLine: number, startCharacter: number, endLine: number, endCharacter: number) {
+    this.start = new Position(startLine, startCharacter);
+    this.end = new Position(endLine, endCharacter);
+  }
+}
+
+// The test coverage API (VS Code 1.88): plain records of what the extension built.
+export class TestCoverageCount {
+  constructor(
+    public covered: number,
+    public total: number,
+  ) {}
+}
+export class FileCoverage {
+  constructor(
+    readonly uri: unknown,
+    public statementCoverage: TestCoverageCount,
+  ) {}
+}
+export class StatementCoverage {
+  constructor(
+    public executed: number | boolean,
+    public location: Position | Range,
+  ) {}
+}
+
 export const stub = {
   EventEmitter,
+  Position,
+  Range,
+  TestCoverageCount,
+  FileCoverage,
+  StatementCoverage,
   ThemeColor,
   CancellationTokenSource,
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },

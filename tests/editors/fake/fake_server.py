@@ -21,6 +21,13 @@ the scripted model the real-server runs use:
   needs_model  no provider: result status "error" and one window/showMessage
 Tests ("running" them is scripted too): a line `return a - b` fails test_add (a published
 diagnostic with code test-failed and `data`); greenlight.fix turns it into `return a + b`.
+A run ends with greenlight/testResults (started, then finished: one result per tested function,
+test_NAME) whose `coverage` covers the run's document when it is no test file: every line that
+is code (not blank, not a comment) is executable, run once, except the lines ending in
+`# special` (a branch the tests never reach: count 0); a document holding
+`GREENLIGHT_COVERAGE=0` is not measured (no `coverage` key), as with the real server's switch.
+As the real server does, each unrun line gets an Information diagnostic (code not-run, "no test
+runs this line") and a tested function's result lens says " · N% of lines".
 """
 import json
 import os
@@ -147,6 +154,8 @@ class Server:
         self.client_caps = {}
         self.test_results = {}  # uri -> {function name: (passed, failed)}
         self.next_token = 0
+        self.next_run_id = 0  # greenlight/testResults run ids
+        self.line_counts = {}  # uri -> {0-based line: count} of the last measured run
 
     # --- plumbing -------------------------------------------------------------------------
     def request(self, method, params, callback):
@@ -281,6 +290,9 @@ class Server:
             if f["name"] in results:
                 passed, failed = results[f["name"]]
                 title = ("✘ %d failed" % failed) if failed else ("✔ %d passed" % passed)
+                counts = [c for line, c in self.line_counts.get(uri, {}).items() if f["start"] <= line <= f["end"]]
+                if counts:
+                    title += " · %d%% of lines" % round(100.0 * sum(1 for c in counts if c) / len(counts))
                 lenses.append({"range": rng, "command": {"title": title, "command": "greenlight.runTests",
                                                           "arguments": arg}})
         return lenses
@@ -332,7 +344,8 @@ class Server:
                         failed = sum(1 for d in diagnostics if d["data"]["function"] == f["name"])
                         results[f["name"]] = (0 if failed else 1, failed)
                 self.test_results[uri] = results
-                notify("textDocument/publishDiagnostics", {"uri": uri, "diagnostics": diagnostics})
+                self.send_test_results(uri, results)
+                notify("textDocument/publishDiagnostics", {"uri": uri, "diagnostics": diagnostics + self.not_run_diagnostics(uri)})
                 summary = "%d passed, %d failed" % (0 if diagnostics else 1, 1 if diagnostics else 0)
                 self.progress(tok, {"kind": "end", "message": summary})
                 self.reply(rid, None)
@@ -345,6 +358,44 @@ class Server:
             finish()
 
         self.with_progress(token, start)
+
+    def coverage(self, uri):
+        """The scripted coverage of a run of `uri` (see the module's docstring), or None."""
+        text = self.docs.get(uri, "")
+        if "GREENLIGHT_COVERAGE=0" in text or os.path.basename(self.path(uri)).startswith("test_"):
+            return None
+        lines = []
+        for i, line in enumerate(text.split("\n")):
+            code = line.strip()
+            if code and not code.startswith("#"):
+                lines.append([i + 1, 0 if code.endswith("# special") else 1])
+        return [{"uri": uri, "lines": lines}]
+
+    def not_run_diagnostics(self, uri):
+        lines = self.lines(uri)
+        out = []
+        for line, count in sorted(self.line_counts.get(uri, {}).items()):
+            if count == 0 and line < len(lines):
+                text = lines[line]
+                out.append({"range": {"start": {"line": line, "character": len(text) - len(text.lstrip())},
+                                      "end": {"line": line, "character": len(text)}},
+                            "severity": 3, "source": "greenlight", "code": "not-run",
+                            "message": "no test runs this line"})
+        return out
+
+    def send_test_results(self, uri, results):
+        self.next_run_id += 1
+        run = {"id": self.next_run_id, "trigger": "runTests"}
+        notify("greenlight/testResults", {"uri": uri, "run": dict(run, state="started"), "results": []})
+        entries = [{"id": "test_calc.py::test_%s" % name, "label": "test_%s" % name,
+                    "status": "failed" if failed else "passed", "durationMs": 1.0}
+                   for name, (_passed, failed) in sorted(results.items())]
+        finished = {"uri": uri, "run": dict(run, state="finished"), "results": entries}
+        coverage = self.coverage(uri)
+        self.line_counts[uri] = {line - 1: count for line, count in coverage[0]["lines"]} if coverage else {}
+        if coverage is not None:
+            finished["coverage"] = coverage
+        notify("greenlight/testResults", finished)
 
     # --- generate / fix ------------------------------------------------------------------
     def result(self, status, name, target, applied, code="", rounds=1, passed=0, failed=0, error=None):

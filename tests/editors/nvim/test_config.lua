@@ -7,7 +7,7 @@ H.run(30, function()
 
   H.step('commands exist without setup()')
   for _, name in ipairs({ 'GreenlightRunTests', 'GreenlightGenerate', 'GreenlightFix', 'GreenlightCancel', 'GreenlightRestart',
-    'GreenlightTests' }) do
+    'GreenlightTests', 'GreenlightCoverage' }) do
     H.eq(vim.fn.exists(':' .. name), 2, ':' .. name)
   end
 
@@ -164,7 +164,7 @@ H.run(30, function()
   for _, tag in ipairs({ 'greenlight.txt', 'greenlight-config', 'g:greenlight', ':GreenlightRunTests', ':GreenlightCancel',
     ':GreenlightRestart', ':GreenlightGenerate', ':GreenlightFix', 'greenlight-preview', 'greenlight-codelens',
     'greenlight-progress', 'greenlight-health', 'greenlight-validation', ':GreenlightTests', 'greenlight-tests',
-    'greenlight-neotest' }) do
+    'greenlight-neotest', ':GreenlightCoverage', 'greenlight-coverage', 'GreenlightNotRun' }) do
     H.check(tags:find(tag .. '\t', 1, true) ~= nil, 'missing help tag ' .. tag)
   end
 end)

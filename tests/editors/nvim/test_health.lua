@@ -40,6 +40,8 @@ H.run(30, function()
   H.check(find(lines, 'greenlight doctor --offline') ~= nil, 'no doctor section:\n' .. text)
   H.check(find(lines, 'sandbox:') ~= nil, 'no sandbox line from doctor:\n' .. text)
   H.check(find(lines, 'provider:') ~= nil, 'no provider line from doctor:\n' .. text)
+  H.check(find(lines, 'coverage: signs on the lines no test ran are shown', '0 file(s) measured') ~= nil,
+    'no coverage line:\n' .. text)
 
   H.step('settings that choose the provider are listed')
   vim.g.greenlight = { settings = { provider = 'openai', model = 'gpt-test' } }

@@ -3,7 +3,7 @@
 # packages the extension, then runs the scenarios in code-server + chromium.
 #   run.sh EXT_DIR CACHE SERVER EXAMPLES SCRIPTED_MODEL [lane.mjs options]
 # GREENLIGHT_UPDATE_SCREENSHOT=1 also writes scenario 3's screenshot to
-# EXT_DIR/images/generate.png and scenarios 7 and 8's to EXT_DIR/images/testing-{view,peek}.png
+# EXT_DIR/images/generate.png and scenarios 7, 8 and 13's to EXT_DIR/images/testing-{view,peek,coverage}.png
 # (the images the READMEs show).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,8 +22,8 @@ node "$here/lane.mjs" --cache "$cache" --out "$cache/run" --server "$server" --e
   --scripted-model "$model" "${readme[@]}" "$@"
 code=$?
 if [ "${GREENLIGHT_UPDATE_SCREENSHOT:-}" = 1 ]; then
-  # The Testing view's images (scenarios 7 and 8), shown by the README's "The Testing view".
-  for image in testing-view.png testing-peek.png; do
+  # The Testing view's images (scenarios 7, 8 and 13), shown by the README's "The Testing view".
+  for image in testing-view.png testing-peek.png testing-coverage.png; do
     if [ -f "$cache/run/screenshots/$image" ]; then cp "$cache/run/screenshots/$image" "$ext/images/$image"; fi
   done
 fi

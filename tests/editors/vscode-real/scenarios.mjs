@@ -403,6 +403,44 @@ export async function workspaceTests({ wb, workspace }) {
     .join(', ')}; test_extra.py appeared and went`;
 }
 
+// 13. A run's coverage in the Testing view (issue 35), against the scripted fake server
+// (tests/editors/fake: every code line of the run's file ran once, the lines ending in
+// `# special` never): the "Test Coverage" pane lists the file with 75 % (6 of 8 lines), and the
+// editor's gutter marks the two lines no test ran, which VS Code asks the extension for
+// (loadDetailedCoverage -> StatementCoverage per line); the server's not-run problems and the
+// lenses' "· 75% of lines" come through unfiltered.
+export async function coverageView({ wb, shots }) {
+  await wb.openFile('coverage_demo.py');
+  const mark = await wb.mark();
+  await wb.goToLine(2);
+  await wb.command('Greenlight: Run Nearby Tests');
+  await wb.seen('statusbar', /Greenlight: Running tests: \d+ passed, 0 failed/, mark, 'the run\'s result in the status bar');
+  await wb.command('View: Show Testing');
+  const { value: rows, held } = await wb.poll(() => wb.coverageRows(), (r) => r.some((row) => /coverage_demo\.py/.test(row)), wb.timeoutMs);
+  assert.ok(held, `no coverage_demo.py row in the Test Coverage pane: ${JSON.stringify(rows)}`);
+  const row = rows.find((r) => /coverage_demo\.py/.test(r));
+  assert.match(row, /75(\.0+)?\s*%/, `the file's statement coverage is not 75 %: ${row}`);
+  await wb.focusEditor();
+  const { value: missed, held: marked } = await wb.poll(() => wb.coverageGutter('miss'), (lines) => lines.length === 2, wb.timeoutMs);
+  assert.ok(marked, `the gutter does not mark two unrun lines: ${JSON.stringify(missed)}`);
+  assert.deepEqual(missed, [3, 9], 'the unrun lines in the gutter');
+  const hit = await wb.coverageGutter('hit');
+  assert.deepEqual(hit, [1, 2, 4, 7, 8, 10], 'the lines run, in the gutter');
+  await wb.waitFor('the run\'s progress notification to close', () =>
+    ![...document.querySelectorAll('.notification-toast')].some((t) => /Running tests/.test(t.innerText)));
+  fs.copyFileSync(await wb.shot('13-coverage'), path.join(shots, 'testing-coverage.png'));
+  // The server's own coverage output is plain LSP the extension passes through: the result
+  // lenses' " · 75% of lines" and an Information problem per unrun line.
+  const { value: lenses, held: lensed } = await wb.poll(() => wb.codeLenses(), (l) => l.filter((t) => /passed · 75% of lines/.test(t)).length === 2, wb.timeoutMs);
+  assert.ok(lensed, `the result lenses do not say "· 75% of lines": ${JSON.stringify(lenses)}`);
+  await wb.showProblems();
+  const problems = await wb.waitForProblems('two "no test runs this line" problems', (rows) => rows.filter((r) => /no test runs this line/.test(r)).length === 2);
+  const notRun = problems.filter((r) => /no test runs this line/.test(r));
+  assert.match(notRun[0], /\[Ln 3, Col 9\]$/, `the first not-run problem's place: ${JSON.stringify(notRun)}`);
+  assert.match(notRun[1], /\[Ln 9, Col 9\]$/, `the second not-run problem's place: ${JSON.stringify(notRun)}`);
+  return `Test Coverage pane: "${row}"; gutter: not run ${missed.join(', ')}, run ${hit.join(', ')}; lenses: ${lenses.join(', ')}; problems: ${notRun.join(' | ')}`;
+}
+
 // The result lens over slugify (the first line of lenses in textutil.py) matches `re`.
 async function waitForLens(wb, re, what) {
   await wb.waitFor(what, ({ source }) => {
@@ -427,6 +465,23 @@ async function waitForFile(file, predicate, timeoutMs) {
 export function prepareWorkspace(workspace) {
   fs.writeFileSync(path.join(workspace, 'python/cube.py'), '"""A stub for the lens scenario."""\n\n\n# Return x cubed.\ndef cube(x):\n    pass\n');
   fs.writeFileSync(path.join(workspace, 'python/test_cube.py'), 'from cube import cube\n\n\ndef test_cube():\n    assert cube(3) == 27\n');
+  // Scenario 13's file: the fake server scripts the `# special` lines as never run.
+  fs.writeFileSync(
+    path.join(workspace, 'python/coverage_demo.py'),
+    [
+      'def absolute(x):',
+      '    if x < 0:',
+      '        return -x  # special',
+      '    return x',
+      '',
+      '',
+      'def sign(x):',
+      '    if x == 0:',
+      '        return 0  # special',
+      '    return 1 if x > 0 else -1',
+      '',
+    ].join('\n'),
+  );
 }
 
 // In the order they run. Scenario 3 goes first: its round-2 screenshot is the README's image,
@@ -446,4 +501,6 @@ export const kScenarios = [
   // problems behind for the scenarios after it).
   { id: 12, name: 'the Testing view lists the workspace\'s tests before any file is opened', fn: workspaceTests, provider: false, fresh: true },
   { id: 6, name: 'no provider configured: one clear message', fn: noProvider, provider: false },
+  // Against the scripted fake server (lane.mjs --fake-server), in a window of its own.
+  { id: 13, name: 'a run\'s coverage in the Testing view and the gutter', fn: coverageView, provider: false, fake: true },
 ];

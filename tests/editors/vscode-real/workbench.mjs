@@ -420,6 +420,33 @@ export class Workbench {
     return value;
   }
 
+  // --- coverage ---------------------------------------------------------------------------------
+  // The rows of the Testing view's "Test Coverage" pane (file, percent), '' when it is not shown.
+  async coverageRows() {
+    return this.page.evaluate(() => {
+      const pane = [...document.querySelectorAll('.pane')].find((p) => /test coverage/i.test(p.querySelector('.pane-header')?.innerText ?? ''));
+      if (!pane) return [];
+      return [...pane.querySelectorAll('.monaco-list-row')].map((r) => r.innerText.replace(/\s+/g, ' ').trim());
+    });
+  }
+
+  // The lines (1-based) of the active editor whose gutter shows VS Code's coverage decoration of
+  // `kind` ('hit' or 'miss').
+  async coverageGutter(kind) {
+    return this.page.evaluate((kind) => {
+      const editor = document.querySelector('.editor-group-container.active .monaco-editor');
+      if (!editor) return [];
+      const numbers = [...editor.querySelectorAll('.margin-view-overlays .line-numbers')].map((el) => ({ line: Number(el.textContent), top: el.getBoundingClientRect().top }));
+      const out = new Set();
+      for (const d of editor.querySelectorAll(`.margin-view-overlays .coverage-deco-gutter.coverage-deco-${kind}, .margin-view-overlays .coverage-deco-${kind}`)) {
+        const top = d.getBoundingClientRect().top;
+        const n = numbers.find((n) => Math.abs(n.top - top) < 4);
+        if (n) out.add(n.line);
+      }
+      return [...out].sort((a, b) => a - b);
+    }, kind);
+  }
+
   // Clicks a button of the notification whose text matches `re`.
   async clickToastButton(re, label) {
     const toast = this.page.locator('.notification-toast', { hasText: re });

@@ -19,6 +19,8 @@ M.defaults = {
   server = { path = nil, extra_args = {} },
   progress = 'auto',
   codelens = true,
+  -- Signs on the lines no test ran (from the runs' coverage); :GreenlightCoverage toggles.
+  coverage = true,
   settings = {},
   capabilities = nil,
   on_attach = nil,
@@ -113,6 +115,7 @@ local plugin_schema = {
   },
   progress = enum({ 'auto', 'echo', 'notify', 'off' }),
   codelens = boolean,
+  coverage = boolean,
   settings = M.settings_schema,
   capabilities = kind('a table (merged into the client capabilities)', function(v)
     return type(v) == 'table' and v ~= vim.NIL

@@ -185,6 +185,13 @@ function M.check()
       client.offset_encoding or '?', info and (', ' .. (info.name or '') .. ' ' .. (info.version or '')) or '',
       #commands > 0 and table.concat(commands, ', ') or 'none'))
   end
+  -- Coverage has no failure mode of its own; the line says whether the signs are shown and why
+  -- none may be there yet.
+  local coverage = require('greenlight.coverage')
+  local measured = 0
+  for _, files in pairs(coverage.files) do measured = measured + vim.tbl_count(files) end
+  health.info(string.format('coverage: signs on the lines no test ran are %s (:GreenlightCoverage toggles); '
+    .. '%d file(s) measured by the last runs', coverage.shown() and 'shown' or 'hidden', measured))
 end
 
 return M

@@ -7,7 +7,7 @@
 -- fix, cancel), apply (workspace/applyEdit: versions, preview, one undo step), preview (the diff
 -- float), progress ($/progress), codelens, diagnostics (raw published diagnostics for fix),
 -- tests (greenlight/listTests + greenlight/testResults: :GreenlightTests, the neotest adapter's
--- feed), health (:checkhealth), compat (what differs between Neovim versions). The neotest
+-- feed), coverage (signs on the lines no test ran), health (:checkhealth), compat (what differs between Neovim versions). The neotest
 -- adapter is lua/neotest-greenlight, loaded only by a neotest setup that names it.
 local compat = require('greenlight.compat')
 local config = require('greenlight.config')
@@ -151,6 +151,7 @@ local function on_exit(code, signal, client_id)
   vim.schedule(function()
     codelens.forget(client_id)
     tests.forget(client_id)
+    require('greenlight.coverage').forget(client_id)
   end)
   if (code ~= 0 or signal ~= 0) and not killed_by_restart then
     vim.schedule(function()
@@ -269,6 +270,12 @@ M.fix = with_client(commands.fix)
 -- :GreenlightTests: the summary window of the tests near the open files and their results.
 function M.tests()
   tests.open()
+end
+
+-- :GreenlightCoverage [on|off]: show or hide the signs of the lines no test ran.
+function M.coverage(arg)
+  local shown = require('greenlight.coverage').toggle(arg)
+  if shown ~= nil then commands.notify('lines no test ran: ' .. (shown and 'shown' or 'hidden')) end
 end
 
 -- :GreenlightCancel: cancel everything greenlight runs.

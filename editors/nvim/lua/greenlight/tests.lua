@@ -6,7 +6,8 @@
 --
 -- The summary window lists folders -> files -> classes / describe blocks -> tests with a status sign
 -- (✔ passed, ✘ failed, ! errored, ○ skipped, … queued or running), the duration and the failure's
--- first line. Keys: <CR> jumps to the test (to the failing assertion when it failed), r runs the
+-- first line, and below the tests what the last runs ran of each covered file ("m.py · 9/12 lines
+-- run"; <CR> goes to the first line no test ran). Keys: <CR> jumps to the test (to the failing assertion when it failed), r runs the
 -- test (or the file / group) under the cursor, g generates or fixes the code a failing test
 -- exercises (greenlight.fix on its diagnostic: a stub is written, wrong code rewritten), R lists
 -- the tests again, q closes. A folder the server's budget did not reach shows "(<CR> lists it)":
@@ -71,6 +72,7 @@ function M.results_handler(err, params, ctx)
       end
     end
   end
+  require('greenlight.coverage').on_results(ctx.client_id, params)
   for _, fn in pairs(listeners) do pcall(fn, ctx.client_id, params) end
   schedule_render()
   return vim.NIL
@@ -264,6 +266,17 @@ function M.lines()
       for _, child in ipairs(children[id] or {}) do walk(child, depth + 1) end
     end
     for _, id in ipairs(roots) do walk(id, #clients > 1 and 1 or 0) end
+    -- What the last runs ran of the code under test (coverage.lua): <CR> goes to the first line
+    -- no test ran.
+    local covered = require('greenlight.coverage').summary(client_id, client.config and client.config.root_dir)
+    if #covered > 0 then
+      local depth = #clients > 1 and 1 or 0
+      table.insert(out, { text = string.rep('  ', depth) .. 'lines run by the last runs:', client_id = client_id, depth = depth })
+      for _, c in ipairs(covered) do
+        table.insert(out, { text = string.rep('  ', depth + 1) .. c.text, client_id = client_id, depth = depth + 1,
+          coverage = c })
+      end
+    end
   end
   return out
 end
@@ -313,6 +326,17 @@ end
 -- <CR>: the test's definition, or the failing assertion of a failed test, in the window the
 -- summary was opened from.
 function M.jump()
+  local view = M.view
+  local entry = view and view.lines and view.lines[vim.api.nvim_win_get_cursor(0)[1] - 1]
+  if entry and entry.coverage then
+    local win = view.from_win
+    if not win or not vim.api.nvim_win_is_valid(win) or win == view.win then vim.cmd('wincmd p') else vim.api.nvim_set_current_win(win) end
+    local bufnr = vim.uri_to_bufnr(entry.coverage.uri)
+    vim.bo[bufnr].buflisted = true
+    vim.api.nvim_win_set_buf(0, bufnr)
+    pcall(vim.api.nvim_win_set_cursor, 0, { entry.coverage.first_not_run or 1, 0 })
+    return
+  end
   local l, item, r = M.current()
   if not l then return end
   if item.kind == 'folder' or (item.kind == 'file' and item.resolved == false) then
