@@ -6,11 +6,14 @@
 // own (scheme greenlight-tests), never on disk, under the test file's own name so the language
 // (and highlighting) is right. The right side is writable: "Edit" focuses it, and what counts on
 // accept is its text at that moment, saved or not. Flagged tests (they pass on the stub) are
-// marked on their lines and named in the notification. Closing the diff is Cancel.
+// marked on their lines and named in the notification. The choices are in the notification and,
+// since a notification hides after a while, in the diff's title bar (greenlight.acceptTests /
+// greenlight.cancelTests). Closing the diff is Cancel.
 //
 // Threading: VS Code's extension host is single-threaded; one review at a time per proposal,
 // several proposals may be open at once (each under its own folder of the file system).
 import * as vscode from 'vscode';
+import { kProduct as kProductName } from './progressText';
 import { baseName, kAccept, kCancel, kEdit, normalizeText, proposalMessage, TestsDecision, TestsProposal } from './testsProposal';
 
 export const kTestsScheme = 'greenlight-tests';
@@ -71,24 +74,35 @@ class MemoryFileSystem implements vscode.FileSystemProvider {
 
 type Choice = typeof kAccept | typeof kEdit | typeof kCancel;
 
+export const kTestsCommands = { accept: 'greenlight.acceptTests', cancel: 'greenlight.cancelTests' } as const;
+
 export class TestsPreview implements vscode.Disposable {
   private readonly fs = new MemoryFileSystem();
-  private readonly registration: vscode.Disposable;
+  private readonly disposables: vscode.Disposable[] = [];
   private readonly flaggedDecoration = vscode.window.createTextEditorDecorationType({
     isWholeLine: true,
     backgroundColor: new vscode.ThemeColor('inputValidation.warningBackground'),
     overviewRulerColor: new vscode.ThemeColor('editorWarning.foreground'),
     overviewRulerLane: vscode.OverviewRulerLane.Right,
   });
+  // Open reviews by folder ("/3"): how the title bar's commands answer them.
+  private readonly pending = new Map<string, (choice: Choice) => void>();
   private sequence = 0;
 
   constructor() {
-    this.registration = vscode.workspace.registerFileSystemProvider(kTestsScheme, this.fs, { isCaseSensitive: true });
+    this.disposables.push(
+      vscode.workspace.registerFileSystemProvider(kTestsScheme, this.fs, { isCaseSensitive: true }),
+      this.flaggedDecoration,
+      // A toast hides after a while; the diff's title bar keeps the choices while it is open.
+      vscode.commands.registerCommand(kTestsCommands.accept, (uri?: unknown) => this.answer(uri, kAccept)),
+      vscode.commands.registerCommand(kTestsCommands.cancel, (uri?: unknown) => this.answer(uri, kCancel)),
+    );
   }
 
   dispose(): void {
-    this.registration.dispose();
-    this.flaggedDecoration.dispose();
+    for (const d of this.disposables) d.dispose();
+    for (const resolve of this.pending.values()) resolve(kCancel);
+    this.pending.clear();
   }
 
   // Shows `proposal` and resolves with what the user decided. Never writes outside memory.
@@ -99,6 +113,9 @@ export class TestsPreview implements vscode.Disposable {
     const proposed = vscode.Uri.from({ scheme: kTestsScheme, path: `${folder}/proposed/${name}` });
     this.fs.put(current, proposal.original ?? '');
     this.fs.put(proposed, proposal.text);
+    let answered: (choice: Choice) => void = () => undefined;
+    const fromTitleBar = new Promise<Choice>((resolve) => (answered = resolve));
+    this.pending.set(folder, answered);
     let closed: { promise: Promise<Choice>; dispose(): void } | undefined;
     try {
       const title = `${name} ${proposal.exists ? '↔ proposed tests' : '(new file) ↔ proposed tests'}`;
@@ -110,7 +127,7 @@ export class TestsPreview implements vscode.Disposable {
         const shown = message.warning
           ? vscode.window.showWarningMessage(message.text, kAccept, kEdit, kCancel)
           : vscode.window.showInformationMessage(message.text, kAccept, kEdit, kCancel);
-        const choice: Choice | undefined = await Promise.race([shown as Thenable<Choice | undefined>, closed.promise]);
+        const choice: Choice | undefined = await Promise.race([shown as Thenable<Choice | undefined>, closed.promise, fromTitleBar]);
         if (choice === kEdit) {
           await this.focus(proposed);
           message = { text: `Edit the proposed tests in ${name} (right side), then accept them: your text is what the code must pass.`, warning: false };
@@ -121,11 +138,29 @@ export class TestsPreview implements vscode.Disposable {
         return { accept: true, text: normalizeText(document.getText()) };
       }
     } finally {
+      this.pending.delete(folder);
       closed?.dispose();
       await this.close(proposed);
       this.fs.remove(current);
       this.fs.remove(proposed);
     }
+  }
+
+  // A title bar command: the review whose diff it was run from (VS Code passes that editor's
+  // resource), else the one in the active tab, else the newest.
+  private answer(uri: unknown, choice: Choice): void {
+    const folderOf = (u: vscode.Uri | undefined) => (u?.scheme === kTestsScheme ? `/${u.path.split('/')[1] ?? ''}` : undefined);
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    const candidates = [
+      folderOf(uri instanceof vscode.Uri ? uri : undefined),
+      folderOf(input instanceof vscode.TabInputTextDiff ? input.modified : undefined),
+      [...this.pending.keys()].pop(),
+    ];
+    for (const folder of candidates) {
+      const resolve = folder ? this.pending.get(folder) : undefined;
+      if (resolve) return resolve(choice);
+    }
+    void vscode.window.showInformationMessage(`${kProductName}: no proposed tests are open.`);
   }
 
   private markFlagged(proposed: vscode.Uri, proposal: TestsProposal): void {
