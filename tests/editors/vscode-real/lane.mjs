@@ -2,12 +2,13 @@
 // playwright-core, against the real `greenlight lsp` and the scripted model server.
 //
 //   node lane.mjs --cache DIR --out DIR --server BIN --examples DIR --scripted-model PY
-//                 [--only 1,3] [--readme-image FILE]
+//                 [--fake-server BIN] [--only 1,3] [--readme-image FILE]
 //
 // setup.sh has filled --cache (code-server, playwright-core, greenlight.vsix). Scenarios 1-5, 7-9 run
 // in one code-server whose settings point greenlight at the scripted model; scenario 6 in a
 // second one, a fresh profile with no provider configured (changing settings.json under a
-// running VS Code would race its file watcher). Screenshots go to --out/screenshots; with
+// running VS Code would race its file watcher); scenario 13 (tests first) in a third, whose
+// server is --fake-server (the real server does not propose tests yet). Screenshots go to --out/screenshots; with
 // --readme-image, scenario 3's round-2 screenshot is also copied there (the README's image).
 // Every process started here (the model server, each code-server with its extension hosts and
 // language servers, chromium) is stopped at the end, on failure, on SIGINT/SIGTERM and when the
@@ -30,6 +31,8 @@ const { values: opts } = parseArgs({
     server: { type: 'string' },
     examples: { type: 'string' },
     'scripted-model': { type: 'string' },
+    // The scripted fake server (tests/editors/fake/greenlight) for the scenarios marked fakeServer.
+    'fake-server': { type: 'string' },
     only: { type: 'string' },
     'readme-image': { type: 'string' },
   },
@@ -104,9 +107,9 @@ function cleanEnv(root) {
   return env;
 }
 
-function settings(model, root) {
+function settings(model, root, server) {
   return {
-    'greenlight.server.path': opts.server,
+    'greenlight.server.path': server,
     // For the post-mortem of a failed scenario.
     'greenlight.server.extraArgs': ['--log-file', path.join(root, 'greenlight.log'), '--log-level', 'debug'],
     ...(model ? { 'greenlight.baseUrl': model.url, 'greenlight.model': 'scripted' } : {}),
@@ -138,13 +141,13 @@ function settings(model, root) {
 }
 
 // One code-server session with a browser page on it; runs `list` and records the outcomes.
-async function session(name, list, model, ctx, results) {
+async function session(name, list, model, ctx, results, serverPath = opts.server) {
   const root = path.join(opts.out, name);
   fs.rmSync(root, { recursive: true, force: true });
   const server = new CodeServer({ bin: path.join(opts.cache, 'code-server', 'node_modules', '.bin', 'code-server'), root, env: cleanEnv(root) });
   step(`${name}: installing the extension`);
   server.installExtension(path.join(opts.cache, 'greenlight.vsix'));
-  server.writeSettings(settings(model, root));
+  server.writeSettings(settings(model, root, serverPath));
   cleanups.push(() => server.stop());
   const url = await server.start(ctx.workspace, kWaitMs);
   step(`${name}: code-server at ${url}`);
@@ -192,7 +195,8 @@ async function main() {
 
   // `fresh` scenarios get a code-server window of their own (one where no file was opened).
   const withModel = scenarios.filter((s) => s.provider && !s.fresh);
-  const without = scenarios.filter((s) => !s.provider && !s.fresh);
+  const without = scenarios.filter((s) => !s.provider && !s.fresh && !s.fakeServer);
+  const onFake = scenarios.filter((s) => s.fakeServer);
   for (const s of scenarios.filter((s) => s.fresh)) await session(`fresh-${s.id}`, [s], undefined, { workspace, shots, readme }, results);
   if (withModel.length) {
     const model = await startModel(tmp);
@@ -200,6 +204,10 @@ async function main() {
     await session('with-model', withModel, model, { workspace, shots, readme, modelLog: model.log }, results);
   }
   if (without.length) await session('no-provider', without, undefined, { workspace, shots, readme }, results);
+  if (onFake.length) {
+    if (!opts['fake-server']) throw new Error(`scenarios ${onFake.map((s) => s.id).join(', ')} need --fake-server`);
+    await session('fake-server', onFake, undefined, { workspace, shots, readme }, results, opts['fake-server']);
+  }
 
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;

@@ -403,6 +403,87 @@ export async function workspaceTests({ wb, workspace }) {
     .join(', ')}; test_extra.py appeared and went`;
 }
 
+// 13. Tests first (issue 36), against the scripted fake server (tests/editors/fake: its
+// parse_duration has no tests, so generate proposes four, one flagged as passing on the stub):
+// the proposal opens as a diff with nothing on disk; Cancel closes it and writes nothing;
+// Accept tests and generate lands the new test file and the code as one edit; one undo (across
+// both files, as VS Code asks) removes both.
+const kDurations = '# parse_duration(text): "1h30m" -> 5400 seconds; "90s" -> 90; raises ValueError on junk\ndef parse_duration(text):\n    raise NotImplementedError\n';
+export async function testsFirst({ wb, workspace }) {
+  const source = path.join(workspace, 'tests-first/durations.py');
+  const testsFile = path.join(workspace, 'tests-first/tests/test_durations.py');
+  await wb.openFile('durations.py');
+  const before = await wb.editorText();
+  const proposalToast = /parse_duration: 4 tests proposed from the comment for test_durations\.py \(new file\)/;
+  const diffTab = '.tab[aria-label*="proposed tests"]';
+  const propose = async (mark) => {
+    await wb.goToLine(1);
+    await wb.command('Greenlight: Generate from Comment');
+    const toast = await wb.seen('toast', proposalToast, mark, 'the proposal\'s notification');
+    await wb.page.waitForSelector(diffTab, { timeout: wb.timeoutMs });
+    return toast;
+  };
+
+  let mark = await wb.mark();
+  const toast = await propose(mark);
+  assert.match(toast, /1 test passes on the stub: test_is_callable \(line 18\)/, 'the flagged test is named');
+  await wb.waitFor('the proposed tests in the diff', () =>
+    [...document.querySelectorAll('.editor-group-container.active .monaco-diff-editor .view-line')].some((l) => /def\stest_hours_and_minutes/.test(l.textContent)));
+  assert.ok(!fs.existsSync(testsFile), 'a test file was written before acceptance');
+  await wb.shot('13a-tests-proposed');
+
+  // The choices in the diff's title bar (the notification's buttons are the same, but a toast
+  // hides after a while on a busy machine).
+  const titleAction = (label) => wb.page.locator(`.editor-group-container.active .editor-actions [aria-label^="${label}"]`).first().click({ timeout: wb.timeoutMs });
+  await titleAction('Cancel Proposed Tests');
+  await wb.page.waitForSelector(diffTab, { state: 'detached', timeout: wb.timeoutMs });
+  await wb.seen('statusbar', /parse_duration: proposed tests cancelled; nothing written/, mark, 'the cancel in the status bar');
+  assert.ok(!fs.existsSync(path.dirname(testsFile)), 'Cancel wrote something');
+  assert.equal(fs.readFileSync(source, 'utf8'), kDurations, 'Cancel changed the source on disk');
+
+  mark = await wb.mark();
+  await propose(mark);
+  await titleAction('Accept Tests and Generate');
+  const end = await wb.seen('statusbar', /parse_duration: 4 new tests, 4\/4 passed/, mark, 'the outcome in the status bar');
+  await wb.page.waitForSelector(diffTab, { state: 'detached', timeout: wb.timeoutMs });
+  await waitForFile(testsFile, () => fs.existsSync(testsFile), wb.timeoutMs);
+  await wb.focusEditor();
+  const after = await wb.waitForEditorText('the generated parse_duration', (t) => /return int\(text\[:-1\]\)/.test(t));
+  assert.ok(!/NotImplementedError/.test(after), 'the stub is still there');
+  await wb.shot('13b-tests-accepted');
+
+  // The test file's text: open it (an unsaved model: the workspace edit created it empty on
+  // disk and filled it in the editor, like every edit greenlight makes).
+  // Quick Open does not index a file created this late: open it from the Explorer.
+  const explorerRow = (name) => wb.page.locator('.explorer-folders-view .monaco-list-row', { has: wb.page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) }).first();
+  await wb.command('View: Show Explorer');
+  if (!(await explorerRow('test_durations.py').isVisible())) await explorerRow('tests').click({ timeout: wb.timeoutMs });
+  await explorerRow('test_durations.py').click({ timeout: wb.timeoutMs });
+  await wb.page.waitForSelector('.tab.active[aria-label^="test_durations.py"]', { timeout: wb.timeoutMs });
+  const tests = await wb.waitForEditorText('the accepted tests in test_durations.py', (t) => /def test_is_callable/.test(t));
+  assert.match(tests, /^from durations import parse_duration/);
+  await wb.openFile('durations.py');
+
+  // One undo removes both (VS Code may first ask whether to undo in both files: yes).
+  await wb.keyboard.press('Control+Z');
+  const acrossFiles = wb.page.locator('.monaco-dialog-box').getByRole('button', { name: /Undo in 2 Files/ });
+  const { value: asked } = await wb.poll(
+    async () => ((await acrossFiles.isVisible()) ? 'dialog' : (await wb.editorText()) === before ? 'undone' : undefined),
+    (state) => state !== undefined,
+    wb.timeoutMs,
+  );
+  if (asked === 'dialog') await acrossFiles.click({ timeout: wb.timeoutMs });
+  const undone = await wb.waitForEditorText('one undo to remove the code', (t) => t === before);
+  assert.equal(undone, before);
+  const { held } = await wb.poll(async () => fs.existsSync(testsFile), (exists) => !exists, wb.timeoutMs);
+  assert.ok(held, 'the created test file is still on disk after the undo');
+  assert.equal(fs.readFileSync(source, 'utf8'), kDurations, 'the source on disk changed');
+  await wb.shot('13c-tests-undone');
+  // The folder CreateFile made stays (VS Code's undo deletes the file only).
+  fs.rmSync(path.dirname(testsFile), { recursive: true, force: true });
+  return `proposal: "${toast.slice(0, 120)}…"; cancel wrote nothing; accept: "${/parse_duration: 4 new tests, 4\/4 passed/.exec(end)?.[0]}"; one undo${asked === 'dialog' ? ' (in 2 files)' : ''} removed the code and the test file`;
+}
+
 // The result lens over slugify (the first line of lenses in textutil.py) matches `re`.
 async function waitForLens(wb, re, what) {
   await wb.waitFor(what, ({ source }) => {
@@ -425,6 +506,8 @@ async function waitForFile(file, predicate, timeoutMs) {
 // Files the scenarios need beside examples/, written into the lane's copy before VS Code starts
 // (a file created later may not reach Quick Open in time).
 export function prepareWorkspace(workspace) {
+  fs.mkdirSync(path.join(workspace, 'tests-first'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'tests-first/durations.py'), kDurations);
   fs.writeFileSync(path.join(workspace, 'python/cube.py'), '"""A stub for the lens scenario."""\n\n\n# Return x cubed.\ndef cube(x):\n    pass\n');
   fs.writeFileSync(path.join(workspace, 'python/test_cube.py'), 'from cube import cube\n\n\ndef test_cube():\n    assert cube(3) == 27\n');
 }
@@ -446,4 +529,7 @@ export const kScenarios = [
   // problems behind for the scenarios after it).
   { id: 12, name: 'the Testing view lists the workspace\'s tests before any file is opened', fn: workspaceTests, provider: false, fresh: true },
   { id: 6, name: 'no provider configured: one clear message', fn: noProvider, provider: false },
+  // Against the scripted fake server (lane.mjs --fake-server) until the real server proposes
+  // tests (issue 36's server side); a window of its own.
+  { id: 13, name: 'tests first: the proposal is cancelled, then accepted: both files land, one undo removes both', fn: testsFirst, provider: false, fakeServer: true },
 ];
