@@ -405,9 +405,9 @@ export async function workspaceTests({ wb, workspace }) {
 
 // 13. Tests first (issue 36), against the scripted fake server (tests/editors/fake: its
 // parse_duration has no tests, so generate proposes four, one flagged as passing on the stub):
-// the proposal opens as a diff with nothing on disk; Cancel closes it and writes nothing;
-// Accept tests and generate lands the new test file and the code as one edit; one undo (across
-// both files, as VS Code asks) removes both.
+// the proposal opens as a diff with nothing on disk; Cancel closes it and writes nothing; Edit
+// puts the cursor in the proposal, and Accept Tests and Generate then lands the edited test file
+// and the code as one edit; one undo removes both.
 const kDurations = '# parse_duration(text): "1h30m" -> 5400 seconds; "90s" -> 90; raises ValueError on junk\ndef parse_duration(text):\n    raise NotImplementedError\n';
 export async function testsFirst({ wb, workspace }) {
   const source = path.join(workspace, 'tests-first/durations.py');
@@ -441,8 +441,13 @@ export async function testsFirst({ wb, workspace }) {
   assert.ok(!fs.existsSync(path.dirname(testsFile)), 'Cancel wrote something');
   assert.equal(fs.readFileSync(source, 'utf8'), kDurations, 'Cancel changed the source on disk');
 
+  // Edit, then accept: what the proposal holds then (the flagged test replaced) is what lands.
   mark = await wb.mark();
   await propose(mark);
+  await wb.clickToastButton(proposalToast, 'Edit');
+  await wb.seen('toast', /Edit the proposed tests in test_durations\.py/, mark, 'the notification after Edit');
+  await wb.page.waitForSelector('.editor-group-container.active .monaco-editor.focused', { timeout: wb.timeoutMs });
+  await wb.replaceLine(19, 'assert parse_duration("2m") == 120');
   await titleAction('Accept Tests and Generate');
   const end = await wb.seen('statusbar', /parse_duration: 4 new tests, 4\/4 passed/, mark, 'the outcome in the status bar');
   await wb.page.waitForSelector(diffTab, { state: 'detached', timeout: wb.timeoutMs });
@@ -462,6 +467,8 @@ export async function testsFirst({ wb, workspace }) {
   await wb.page.waitForSelector('.tab.active[aria-label^="test_durations.py"]', { timeout: wb.timeoutMs });
   const tests = await wb.waitForEditorText('the accepted tests in test_durations.py', (t) => /def test_is_callable/.test(t));
   assert.match(tests, /^from durations import parse_duration/);
+  assert.match(tests, /assert parse_duration\("2m"\) == 120/, 'the edit to the proposal did not land');
+  assert.ok(!/assert callable/.test(tests), 'the flagged line the user replaced landed');
   await wb.openFile('durations.py');
 
   // One undo removes both (VS Code may first ask whether to undo in both files: yes).
@@ -481,7 +488,7 @@ export async function testsFirst({ wb, workspace }) {
   await wb.shot('13c-tests-undone');
   // The folder CreateFile made stays (VS Code's undo deletes the file only).
   fs.rmSync(path.dirname(testsFile), { recursive: true, force: true });
-  return `proposal: "${toast.slice(0, 120)}…"; cancel wrote nothing; accept: "${/parse_duration: 4 new tests, 4\/4 passed/.exec(end)?.[0]}"; one undo${asked === 'dialog' ? ' (in 2 files)' : ''} removed the code and the test file`;
+  return `proposal: "${toast.slice(0, 120)}…"; cancel wrote nothing; edited and accepted: "${/parse_duration: 4 new tests, 4\/4 passed/.exec(end)?.[0]}"; one undo${asked === 'dialog' ? ' (in 2 files)' : ''} removed the code and the test file`;
 }
 
 // The result lens over slugify (the first line of lenses in textutil.py) matches `re`.
@@ -531,5 +538,5 @@ export const kScenarios = [
   { id: 6, name: 'no provider configured: one clear message', fn: noProvider, provider: false },
   // Against the scripted fake server (lane.mjs --fake-server) until the real server proposes
   // tests (issue 36's server side); a window of its own.
-  { id: 13, name: 'tests first: the proposal is cancelled, then accepted: both files land, one undo removes both', fn: testsFirst, provider: false, fakeServer: true },
+  { id: 13, name: 'tests first: cancelled, then edited and accepted: both files land, one undo removes both', fn: testsFirst, provider: false, fakeServer: true },
 ];
