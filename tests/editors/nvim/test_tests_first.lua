@@ -1,6 +1,9 @@
--- Tests first (issue 36) from the editor's side, against the scripted fake server (its
--- `parse_duration` target has no tests: generate answers `tests_proposed`, then, given
--- `tests`, lands the test file and the code in one workspace/applyEdit with a CreateFile):
+-- Tests first (issue 36) from the editor's side, against the server named by GREENLIGHT_TEST_BIN
+-- (editors.nvim*.tests_first: the scripted fake, whose `parse_duration` has no tests, so generate
+-- answers `tests_proposed`, then, given `tests`, lands the test file and the code in one
+-- workspace/applyEdit with a CreateFile; the same scenario runs against the real server with
+-- the scripted model's tests for parse_duration): what is expected of the proposal is read
+-- from it (where the file goes, which test is flagged), never assumed.
 -- the proposal opens in the preview window (proposed text, filetype, the flagged test marked);
 -- cancel (q) sends nothing and writes nothing; accept (a) sends exactly the proposed text and
 -- both files exist afterwards, the code undone by one `u`; edit (e, then :w) sends the edited
@@ -26,15 +29,35 @@ H.run(120, function()
   }
   H.write(root .. '/durations.py', source)
   local log = W.log_to(root)
-  local tests_path = root .. '/tests/test_durations.py'
-  local tests_uri = vim.uri_from_fname(tests_path)
   local tests_first = require('greenlight.tests_first')
+  local stub_body = { '    raise NotImplementedError' }
 
   H.step('attach')
   local bufnr, client = H.open(root .. '/durations.py')
-  H.check(H.is_fake(client), 'this test scripts the fake server (tests/editors/fake)')
+  local fake = H.is_fake(client)
+  -- The generate requests the plugin sent: from the fake's log, or counted from the plugin's own
+  -- record of responses (the real server keeps no log for us).
+  local commands = require('greenlight.commands')
+  local sent_args = {}
+  local execute = commands.execute
+  commands.execute = function(c, command, arguments, b)
+    if command == 'greenlight.generate' then table.insert(sent_args, vim.deepcopy(arguments)) end
+    return execute(c, command, arguments, b)
+  end
   local function generates()
-    return H.fake_sent(log, 'workspace/executeCommand', 'greenlight.generate')
+    if fake then
+      -- What went over the wire is what the plugin meant to send.
+      local received = H.fake_sent(log, 'workspace/executeCommand', 'greenlight.generate')
+      H.eq(#received, #sent_args, 'requests the fake received')
+      if #received > 0 then H.eq(received[#received].params.arguments, sent_args[#sent_args], 'the last request on the wire') end
+    end
+    return sent_args
+  end
+  local function count_tests(text)
+    local n = 0
+    for _ in text:gmatch('\ndef test_') do n = n + 1 end
+    if text:find('^def test_') then n = n + 1 end
+    return n
   end
   -- Runs :GreenlightGenerate on the comment and waits for the preview; returns the proposal
   -- response and the preview.
@@ -56,17 +79,22 @@ H.run(120, function()
   H.notifications = {}
   local response, current = propose()
   local proposed = response.result.tests
-  H.eq(proposed.uri, tests_uri, 'tests.uri')
+  local tests_uri = proposed.uri
+  local tests_path = vim.uri_to_fname(tests_uri)
+  local tests_dir = vim.fn.fnamemodify(tests_path, ':h')
+  H.eq(proposed.exists, false, 'tests.exists')
+  H.check(tests_path:sub(1, #root + 1) == root .. '/', 'the test file is in the workspace: ' .. tests_path)
   H.eq(vim.api.nvim_get_current_win(), current.win, 'the preview has the focus')
   H.eq(table.concat(H.lines(current.buf), '\n') .. '\n', proposed.text, 'the preview holds the proposed text')
   H.eq(vim.bo[current.buf].filetype, 'python', 'filetype')
   H.eq(vim.bo[current.buf].modifiable, false, 'read-only until Edit')
-  local flagged_line = proposed.flagged[1].line
+  H.eq(#proposed.flagged, 1, 'one test flagged (the scripted proposals have one that passes on the stub)')
+  local flagged = proposed.flagged[1]
   local placed = vim.fn.sign_getplaced(current.buf, { group = 'greenlight_tests_first' })[1].signs
   H.eq(#placed, 1, 'one flagged sign')
-  H.eq(placed[1].lnum, flagged_line, 'the sign is on the flagged test')
-  H.eq(H.lines(current.buf)[flagged_line], 'def test_is_callable():', 'the flagged line')
-  H.check(#H.notified('1 test passes on the stub: test_is_callable') == 1,
+  H.eq(placed[1].lnum, flagged.line, 'the sign is on the flagged test')
+  H.eq(H.lines(current.buf)[flagged.line], 'def ' .. flagged.name .. '():', 'the flagged line')
+  H.check(#H.notified('1 test passes on the stub: ' .. flagged.name) == 1,
     'the flagged test is named in the notification: ' .. vim.inspect(H.notifications))
   H.check(#H.notified('(new file)') == 1, 'the notification says the file is new')
 
@@ -78,7 +106,7 @@ H.run(120, function()
   vim.wait(H.scaled(300))
   H.eq(#generates(), sent_before + 1, 'only the proposing request was sent')
   H.eq(vim.fn.filereadable(tests_path), 0, 'no test file on disk')
-  H.eq(vim.fn.isdirectory(root .. '/tests'), 0, 'no tests folder')
+  H.check(tests_dir == root or vim.fn.isdirectory(tests_dir) == 0, 'no tests folder')
   H.eq(H.lines(bufnr), source, 'the source is unchanged')
   H.eq(vim.bo[bufnr].modified, false, 'the source buffer is not modified')
 
@@ -101,23 +129,26 @@ H.run(120, function()
   response = propose()
   local mark = H.results_mark()
   vim.api.nvim_feedkeys('a', 'x', false)
-  local landed = H.wait_result('greenlight.generate', mark, 20000)
+  local landed = H.wait_result('greenlight.generate', mark, 60000)
   H.check(landed.err == nil, 'the accepted generate failed: ' .. vim.inspect(landed.err))
   H.eq(landed.result.status, 'passed', 'status after accept')
   H.eq(landed.result.applied, true, 'applied')
-  H.eq(landed.result.tests.count, 4, 'tests.count')
+  H.eq(landed.result.tests.count, count_tests(response.result.tests.text), 'tests.count')
   H.eq(landed.result.tests.new, true, 'tests.new')
   local sent = generates()
   H.eq(#sent, sent_before + 2, 'the proposal and the accepted run')
-  local accepted_args = sent[#sent].params.arguments[1]
+  local accepted_args = sent[#sent][1]
   H.eq(accepted_args.tests, { uri = tests_uri, text = response.result.tests.text }, 'the accepted tests')
   H.eq(accepted_args.uri, vim.uri_from_bufnr(bufnr), 'the same uri')
-  H.eq(accepted_args.position, sent[#sent - 1].params.arguments[1].position, 'the same position')
+  H.eq(accepted_args.position, sent[#sent - 1][1].position, 'the same position')
   H.eq(vim.fn.filereadable(tests_path), 1, 'the test file exists (CreateFile, folder made)')
   local tests_buf = vim.fn.bufnr(tests_path)
   H.check(tests_buf > 0, 'the test file has a buffer')
   H.eq(table.concat(H.lines(tests_buf), '\n') .. '\n', response.result.tests.text, 'the test file holds the tests')
-  H.eq(W.body(bufnr, 'parse_duration'), { "    return int(text[:-1]) if text.endswith('s') else 5400" }, 'the code')
+  H.check(not vim.deep_equal(W.body(bufnr, 'parse_duration'), stub_body), 'the stub was replaced: ' .. vim.inspect(H.lines(bufnr)))
+  if fake then
+    H.eq(W.body(bufnr, 'parse_duration'), { "    return int(text[:-1]) if text.endswith('s') else 5400" }, 'the code')
+  end
   vim.api.nvim_set_current_win(vim.fn.bufwinid(bufnr))
   vim.cmd('normal! u')
   H.eq(H.lines(bufnr), source, 'one `u` undoes the code')
@@ -126,27 +157,28 @@ H.run(120, function()
   H.step('edit (e, then :w): the edited text is what is sent and what lands')
   -- A fresh start: no test file, no buffer for it.
   vim.cmd('bwipeout! ' .. tests_buf)
-  vim.fn.delete(root .. '/tests', 'rf')
+  vim.fn.delete(tests_path)
+  if tests_dir ~= root then vim.fn.delete(tests_dir, 'rf') end
   sent_before = #generates()
   response, current = propose()
   vim.api.nvim_feedkeys('e', 'x', false)
   H.eq(vim.bo[current.buf].modifiable, true, 'editable after e')
   -- The flagged test asserts nothing: the user replaces it with a real one.
   local lines = H.lines(current.buf)
-  local at = H.line_of(current.buf, 'def test_is_callable():')
+  local at = H.line_of(current.buf, 'def ' .. flagged.name .. '():')
   vim.api.nvim_buf_set_lines(current.buf, at - 1, #lines, false, { 'def test_minutes():', '    assert parse_duration("2m") == 120' })
   local edited = table.concat(H.lines(current.buf), '\n') .. '\n'
   H.check(edited ~= response.result.tests.text, 'the text was edited')
   mark = H.results_mark()
   vim.api.nvim_set_current_win(current.win)
   vim.cmd('write')
-  landed = H.wait_result('greenlight.generate', mark, 20000)
+  landed = H.wait_result('greenlight.generate', mark, 60000)
   H.check(landed.err == nil, 'the accepted generate failed: ' .. vim.inspect(landed.err))
   H.eq(landed.result.status, 'passed', 'status after the edited accept')
-  H.eq(landed.result.tests.count, 4, 'tests.count of the edited file')
+  H.eq(landed.result.tests.count, count_tests(edited), 'tests.count of the edited file')
   sent = generates()
   H.eq(#sent, sent_before + 2, 'the proposal and the accepted run')
-  H.eq(sent[#sent].params.arguments[1].tests, { uri = tests_uri, text = edited }, 'the edited tests are sent')
+  H.eq(sent[#sent][1].tests, { uri = tests_uri, text = edited }, 'the edited tests are sent')
   H.eq(tests_first.last.edited, true, 'recorded as edited')
   tests_buf = vim.fn.bufnr(tests_path)
   H.eq(table.concat(H.lines(tests_buf), '\n') .. '\n', edited, 'the edited tests land')
