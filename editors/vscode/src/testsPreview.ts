@@ -127,6 +127,11 @@ export class TestsPreview implements vscode.Disposable {
         const shown = message.warning
           ? vscode.window.showWarningMessage(message.text, kAccept, kEdit, kCancel)
           : vscode.window.showInformationMessage(message.text, kAccept, kEdit, kCancel);
+        // A click on this notification after the review ended (answered from the title bar or by
+        // closing the diff) has nothing left to answer: say so rather than nothing.
+        void Promise.resolve(shown).then((late) => {
+          if (late && !this.pending.has(folder)) vscode.window.setStatusBarMessage(`${kProductName}: those proposed tests were already answered`, 5000);
+        });
         const choice: Choice | undefined = await Promise.race([shown as Thenable<Choice | undefined>, closed.promise, fromTitleBar]);
         if (choice === kEdit) {
           await this.focus(proposed);
@@ -140,6 +145,10 @@ export class TestsPreview implements vscode.Disposable {
     } finally {
       this.pending.delete(folder);
       closed?.dispose();
+      // VS Code cannot close a notification: its toast would stay on screen offering choices
+      // that no longer apply (and hide the next proposal's). Hidden, it waits in the
+      // notification center like any other.
+      void vscode.commands.executeCommand('notifications.hideToasts');
       await this.close(proposed);
       this.fs.remove(current);
       this.fs.remove(proposed);

@@ -419,16 +419,19 @@ export async function testsFirst({ wb, workspace }) {
   const before = await wb.editorText();
   const proposalToast = /parse_duration: 4 tests proposed from the comment for test_durations\.py \(new file\)/;
   const diffTab = '.tab[aria-label*="proposed tests"]';
-  const propose = async (mark) => {
+  // The toast is read from the page (a second proposal's toast repeats the first one's text,
+  // which the recorder only logs once).
+  const propose = async () => {
     await wb.goToLine(1);
     await wb.command('Greenlight: Generate from Comment');
-    const toast = await wb.seen('toast', proposalToast, mark, 'the proposal\'s notification');
     await wb.page.waitForSelector(diffTab, { timeout: wb.timeoutMs });
-    return toast;
+    const toast = wb.page.locator('.notification-toast', { hasText: proposalToast });
+    await toast.waitFor({ timeout: wb.timeoutMs });
+    return (await toast.innerText()).replace(/\s+/g, ' ');
   };
 
   let mark = await wb.mark();
-  const toast = await propose(mark);
+  const toast = await propose();
   const flagged = /1 test passes on the stub: (\w+) \(line (\d+)\)/.exec(toast);
   assert.ok(flagged, `the flagged test is not named: ${toast}`);
   await wb.waitFor('the proposed tests in the diff', () =>
@@ -448,7 +451,7 @@ export async function testsFirst({ wb, workspace }) {
 
   // Edit, then accept: what the proposal holds then (the flagged test replaced) is what lands.
   mark = await wb.mark();
-  await propose(mark);
+  await propose();
   await wb.clickToastButton(proposalToast, 'Edit');
   await wb.seen('toast', /Edit the proposed tests in test_durations\.py/, mark, 'the notification after Edit');
   await wb.page.waitForSelector('.editor-group-container.active .monaco-editor.focused', { timeout: wb.timeoutMs });
