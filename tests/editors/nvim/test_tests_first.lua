@@ -7,7 +7,8 @@
 -- the proposal opens in the preview window (proposed text, filetype, the flagged test marked);
 -- cancel (q) sends nothing and writes nothing; accept (a) sends exactly the proposed text and
 -- both files exist afterwards, the code undone by one `u`; edit (e, then :w) sends the edited
--- text, which is what lands; <CR> offers the same choices through vim.ui.select.
+-- text, which is what lands; <CR> offers the same choices through vim.ui.select; an existing
+-- test file (fake only) is untouched on disk until accept, then its whole text is replaced.
 local H = require('harness')
 local W = require('workspace')
 
@@ -185,4 +186,30 @@ H.run(120, function()
   H.eq(vim.fn.filereadable(tests_path), 1, 'the test file exists')
   H.check(#vim.tbl_filter(function(n) return n.level == vim.log.levels.ERROR end, H.notifications) == 0,
     'no error: ' .. vim.inspect(H.notifications))
+
+  -- (The real server proposes no tests once the file tests the target: only the fake's script
+  -- has a test file that exists and tests something else.)
+  if fake then
+    H.step('an existing test file (fake): untouched until accept, then its whole text replaced')
+    vim.cmd('bwipeout! ' .. tests_buf)
+    vim.api.nvim_set_current_win(vim.fn.bufwinid(bufnr))
+    vim.cmd('normal! u')
+    H.eq(H.lines(bufnr), source, 'the source back to the stub')
+    H.write(tests_path, { 'import os', '', '', 'def test_other():', '    assert os.sep' })
+    local original = vim.fn.readfile(tests_path)
+    H.notifications = {}
+    response, current = propose()
+    H.eq(response.result.tests.exists, true, 'tests.exists')
+    H.eq(response.result.tests.original, table.concat(original, '\n') .. '\n', 'tests.original')
+    H.eq(#H.notified('(new file)'), 0, 'not called a new file')
+    H.eq(vim.fn.readfile(tests_path), original, 'the file on disk before accept')
+    mark = H.results_mark()
+    vim.api.nvim_feedkeys('a', 'x', false)
+    landed = H.wait_result('greenlight.generate', mark, 20000)
+    H.eq(landed.result.status, 'passed', 'status')
+    H.eq(landed.result.tests.new, false, 'tests.new')
+    tests_buf = vim.fn.bufnr(tests_path)
+    H.eq(table.concat(H.lines(tests_buf), '\n') .. '\n', response.result.tests.text, 'the whole text replaced')
+    H.eq(vim.fn.readfile(tests_path), original, 'the file on disk is not truncated (the edit stays unsaved)')
+  end
 end)
