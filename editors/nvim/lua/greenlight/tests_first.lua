@@ -8,6 +8,7 @@
 --   a   accept the tests and generate          e   edit: the buffer becomes modifiable and the
 --   q/c cancel (also :q!, closing the window)      single-key maps go; :w (or
 --   <CR> the same three choices (vim.ui.select)    :GreenlightTestsAccept) accepts, :q! cancels
+--   d   an existing test file: its current text beside the proposal, in diff mode
 --
 -- Flagged tests (they pass on the stub, so they assert nothing about the target) get a sign and
 -- virtual text on their line; a proposal that does not run shows its error on line 1. Both are
@@ -47,6 +48,7 @@ function M.parse(result)
     file = type(t.file) == 'string' and t.file or vim.uri_to_fname(t.uri),
     exists = t.exists == true,
     text = t.text,
+    original = type(t.original) == 'string' and t.original or nil,
     count = type(t.count) == 'number' and t.count or #names,
     flagged = flagged,
     error = type(t.error) == 'string' and t.error ~= '' and t.error or nil,
@@ -81,9 +83,10 @@ local function text_lines(text)
   return lines
 end
 
-local function statusline(editing)
+local function statusline(editing, original)
   if editing then return ' greenlight: proposed tests (editing)  :w accept and generate  :q! cancel' end
   return ' greenlight: proposed tests  [a]ccept and generate  [e]dit  [q]/[c] cancel  <CR> choose'
+    .. (original and '  [d]iff with the current file' or '')
 end
 
 local function mark(buf, p)
@@ -130,12 +133,14 @@ function M.review(result, source_bufnr, on_accept)
   vim.cmd('botright split')
   local win = vim.api.nvim_get_current_win()
   vim.api.nvim_win_set_buf(win, buf)
-  vim.wo[win].statusline = statusline(false)
+  vim.wo[win].statusline = statusline(false, p.original)
   vim.wo[win].signcolumn = 'yes'
   mark(buf, p)
 
   local decided = false
-  local maps = { 'a', 'e', 'q', 'c', '<CR>' }
+  local maps = { 'a', 'e', 'q', 'c', '<CR>', 'd' }
+  -- The current text of an existing test file, beside the proposal (d); closed with it.
+  local original_win
   local function decide(action)
     if decided then return end
     decided = true
@@ -146,6 +151,7 @@ function M.review(result, source_bufnr, on_accept)
     M.current = nil
     M.last = { action = action, text = text, edited = text ~= nil and text ~= p.text }
     if vim.api.nvim_buf_is_valid(buf) then vim.bo[buf].modified = false end
+    if original_win and vim.api.nvim_win_is_valid(original_win) then pcall(vim.api.nvim_win_close, original_win, true) end
     if vim.api.nvim_win_is_valid(win) and #vim.api.nvim_list_wins() > 1 then pcall(vim.api.nvim_win_close, win, true) end
     if vim.api.nvim_buf_is_valid(buf) then pcall(vim.api.nvim_buf_delete, buf, { force = true }) end
     if vim.api.nvim_win_is_valid(previous) then pcall(vim.api.nvim_set_current_win, previous) end
@@ -159,7 +165,7 @@ function M.review(result, source_bufnr, on_accept)
     if decided or not vim.api.nvim_buf_is_valid(buf) then return end
     vim.bo[buf].modifiable = true
     for _, lhs in ipairs(maps) do pcall(vim.keymap.del, 'n', lhs, { buffer = buf }) end
-    if vim.api.nvim_win_is_valid(win) then vim.wo[win].statusline = statusline(true) end
+    if vim.api.nvim_win_is_valid(win) then vim.wo[win].statusline = statusline(true, p.original) end
     notify('edit the proposed tests, then :w to accept them and generate (:q! cancels)')
   end
   local function choose()
@@ -169,7 +175,27 @@ function M.review(result, source_bufnr, on_accept)
       elseif choice == kChoices[3] then decide('cancel') end
     end)
   end
-  M.current = { buf = buf, win = win, proposal = p, decide = decide, edit = edit }
+  local function diff()
+    if not p.original then return notify('the test file is new: there is no current text to compare with') end
+    if original_win and vim.api.nvim_win_is_valid(original_win) then return end
+    vim.api.nvim_set_current_win(win)
+    vim.cmd('leftabove vnew')
+    original_win = vim.api.nvim_get_current_win()
+    local obuf = vim.api.nvim_get_current_buf()
+    vim.api.nvim_buf_set_lines(obuf, 0, -1, false, text_lines(p.original))
+    pcall(vim.api.nvim_buf_set_name, obuf, 'greenlight://current/' .. vim.fn.fnamemodify(p.file, ':~:.'))
+    vim.bo[obuf].buftype = 'nofile'
+    vim.bo[obuf].bufhidden = 'wipe'
+    vim.bo[obuf].swapfile = false
+    if vim.bo[buf].filetype ~= '' then vim.bo[obuf].filetype = vim.bo[buf].filetype end
+    vim.bo[obuf].modifiable = false
+    vim.wo[original_win].statusline = ' greenlight: the test file now (left) and the proposal (right)'
+    vim.cmd('diffthis')
+    vim.api.nvim_set_current_win(win)
+    vim.cmd('diffthis')
+  end
+  M.current = { buf = buf, win = win, proposal = p, decide = decide, edit = edit, diff = diff,
+    original_win = function() return original_win end }
 
   local function map(lhs, fn, desc)
     vim.keymap.set('n', lhs, fn, { buffer = buf, nowait = true, silent = true, desc = 'greenlight: ' .. desc })
@@ -179,6 +205,7 @@ function M.review(result, source_bufnr, on_accept)
   map('q', function() decide('cancel') end, 'cancel: write nothing')
   map('c', function() decide('cancel') end, 'cancel: write nothing')
   map('<CR>', choose, 'accept, edit or cancel')
+  map('d', diff, 'the current test file beside the proposal')
   vim.api.nvim_buf_create_user_command(buf, 'GreenlightTestsAccept', function() decide('accept') end,
     { desc = 'accept the proposed tests and generate' })
   vim.api.nvim_buf_create_user_command(buf, 'GreenlightTestsCancel', function() decide('cancel') end,
