@@ -17,6 +17,7 @@ import {
   State,
 } from 'vscode-languageclient/node';
 import { routeWorkCommands, vscodeWorkUi, WorkRunner } from './generate';
+import { TestsPreview } from './testsPreview';
 import { ActiveWork, ProgressTracker } from './progress';
 import { kProduct } from './progressText';
 import { defaultHost, resolveServerPath } from './serverPath';
@@ -47,6 +48,8 @@ export class ServerManager implements vscode.Disposable {
   private progress: ProgressTracker | undefined;
   private progressSubscription: vscode.Disposable | undefined;
   private runner: WorkRunner | undefined;
+  // Where proposed tests are reviewed (tests first, issue 36); one for every client.
+  private readonly testsPreview = new TestsPreview();
   private readonly workChanged = new vscode.EventEmitter<readonly ActiveWork[]>();
   // The running work (for the status bar and the context keys); [] when the server stops.
   readonly onDidChangeWork = this.workChanged.event;
@@ -58,6 +61,7 @@ export class ServerManager implements vscode.Disposable {
 
   constructor(private readonly statusBar: StatusBar) {
     this.subscriptions.push(
+      this.testsPreview,
       vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
       // Trust unlocks the restricted settings (server.path, interpreters, ...) and
       // build/greenlight: start over with them.
@@ -180,7 +184,7 @@ export class ServerManager implements vscode.Disposable {
     client.registerFeature(progress);
     this.client = client;
     this.progress = progress;
-    this.runner = new WorkRunner(client, progress, vscodeWorkUi(this.output));
+    this.runner = new WorkRunner(client, progress, vscodeWorkUi(this.output, (proposal) => this.testsPreview.review(proposal)));
     this.progressSubscription = progress.onDidChange((work) => this.workChanged.fire(work));
     client.onDidChangeState((e) => {
       if (this.client !== client) return;

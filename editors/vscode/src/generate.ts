@@ -14,6 +14,11 @@
 // status bar. The server tells the user what needs telling (no provider configured, the code
 // changed meanwhile, no candidate passed: window/showMessage[Request]); this file adds no second
 // pop-up for those, only for errors the server could not report (a failed request).
+//
+// Tests first (issue 36): a generate answered `tests_proposed` wrote nothing; the proposal goes to
+// WorkUi.reviewTests (testsPreview.ts in VS Code), and when the user accepts, the same command
+// runs again with the accepted text as `tests` (a second request, its own progress): the server
+// then lands tests and code in one edit. Cancel ends there, nothing sent, nothing written.
 import * as vscode from 'vscode';
 import {
   CancellationToken,
@@ -27,6 +32,7 @@ import {
 } from 'vscode-languageclient/node';
 import { ProgressTracker } from './progress';
 import { cancelledText, kProduct, Outcome, outcomeText, WorkKind } from './progressText';
+import { acceptArguments, isTestsProposed, parseProposal, TestsDecision, TestsProposal } from './testsProposal';
 
 export const kWorkCommands = { 'greenlight.generate': 'generate', 'greenlight.fix': 'fix' } as const;
 export type WorkCommand = keyof typeof kWorkCommands;
@@ -45,10 +51,14 @@ export interface WorkUi {
   statusMessage(text: string): void;
   log(line: string): void;
   error(message: string): void;
+  // Shows proposed tests and resolves with the user's decision; absent: proposals are only
+  // reported (the status bar line), never accepted.
+  reviewTests?(proposal: TestsProposal): Promise<TestsDecision>;
 }
 
-export function vscodeWorkUi(output: vscode.OutputChannel): WorkUi {
+export function vscodeWorkUi(output: vscode.OutputChannel, reviewTests?: WorkUi['reviewTests']): WorkUi {
   return {
+    ...(reviewTests ? { reviewTests } : {}),
     statusMessage: (text) => void vscode.window.setStatusBarMessage(text, 10000),
     log: (line) => output.appendLine(line),
     error: (message) =>
@@ -101,7 +111,41 @@ export class WorkRunner {
     }
     this.ui.log(outcome.log);
     this.ui.statusMessage(outcome.text);
+    if (command === 'greenlight.generate' && isTestsProposed(result)) return this.review(command, args, result);
     return result;
+  }
+
+  // The user's turn on proposed tests: accepted, the command runs again with them; cancelled or
+  // unreviewable, the proposal is the result and nothing was written.
+  private async review(command: WorkCommand, args: readonly unknown[], result: unknown): Promise<unknown> {
+    const proposal = parseProposal(result);
+    if (typeof proposal !== 'object') {
+      this.ui.error(`${kProduct}: the server's test proposal cannot be shown: ${proposal ?? 'no proposal'}`);
+      return result;
+    }
+    const first = args[0] as { tests?: unknown } | undefined;
+    if (first && typeof first === 'object' && first.tests !== undefined) {
+      // The server proposed again although it was given tests: asking again could loop.
+      this.ui.error(`${kProduct}: the server proposed tests again instead of using the accepted ones; nothing written`);
+      return result;
+    }
+    if (!this.ui.reviewTests) return result;
+    let decision: TestsDecision;
+    try {
+      decision = await this.ui.reviewTests(proposal);
+    } catch (e) {
+      this.ui.error(`${kProduct}: showing the proposed tests failed: ${e instanceof Error ? e.message : String(e)}`);
+      return result;
+    }
+    const who = proposal.target ?? kProduct;
+    if (!decision.accept) {
+      this.ui.log(`tests first${proposal.target ? ` for ${proposal.target}()` : ''}: cancelled; nothing written`);
+      this.ui.statusMessage(`$(circle-slash) ${who}: proposed tests cancelled; nothing written`);
+      return result;
+    }
+    const edited = decision.text !== proposal.text;
+    this.ui.log(`tests first${proposal.target ? ` for ${proposal.target}()` : ''}: accepted${edited ? ' (edited)' : ''}; generating against them`);
+    return this.run(command, acceptArguments(args, proposal.uri, decision.text));
   }
 }
 

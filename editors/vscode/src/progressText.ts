@@ -88,15 +88,17 @@ export function endText(title: string, message: string): string {
 
 // The fields of the `generate --json` object the extension reads.
 export interface GenerateResult {
-  status: 'passed' | 'failed' | 'unverified' | 'cancelled' | 'error';
+  status: 'passed' | 'failed' | 'unverified' | 'cancelled' | 'error' | 'tests_proposed';
   applied?: boolean;
+  // Tests first (issue 36): the proposal (`tests_proposed`), or the tests that landed with the code.
+  tests?: { count?: number; new?: boolean } | null;
   target?: { name?: string } | null;
   summary?: { rounds?: number; passed?: number; failed?: number } | null;
   rounds?: { candidates?: { passed?: number; failed?: number; errors?: number }[] }[] | null;
   error?: string | null;
 }
 
-const kStatuses = new Set(['passed', 'failed', 'unverified', 'cancelled', 'error']);
+const kStatuses = new Set(['passed', 'failed', 'unverified', 'cancelled', 'error', 'tests_proposed']);
 
 export function isGenerateResult(value: unknown): value is GenerateResult {
   return typeof value === 'object' && value !== null && kStatuses.has((value as { status?: unknown }).status as string);
@@ -149,7 +151,8 @@ export function outcomeText(kind: WorkKind, result: unknown, endMessage: string 
   const log = (line: string) => `${what}${name ? ` of ${name}()` : ''}: ${line}`;
   switch (result.status) {
     case 'passed': {
-      const summary = endMessage ?? `${who}: ${total}/${total} tests passed in ${plural(rounds, 'round')}`;
+      const fresh = result.tests?.new === true && typeof result.tests.count === 'number' ? `${plural(result.tests.count, 'new test')}, ` : '';
+      const summary = endMessage ?? (fresh ? `${who}: ${fresh}${total}/${total} passed` : `${who}: ${total}/${total} tests passed in ${plural(rounds, 'round')}`);
       if (result.applied === false) {
         return { text: `$(info) ${summary}; not applied`, log: log(`passed, but the edit was not applied (rejected in the preview, or the code changed meanwhile)`) };
       }
@@ -165,6 +168,10 @@ export function outcomeText(kind: WorkKind, result: unknown, endMessage: string 
         text: `$(warning) ${who}: unverified (no tests found)${result.applied ? '' : '; not applied'}`,
         log: log(`no tests found, the code is unverified${result.applied ? '; applied after confirmation' : '; nothing applied'}`),
       };
+    case 'tests_proposed': {
+      const count = typeof result.tests?.count === 'number' ? plural(result.tests.count, 'test') : 'tests';
+      return { text: `$(beaker) ${who}: ${count} proposed; nothing written yet`, log: log(`no tests found: ${count} proposed for review; nothing written`) };
+    }
     case 'cancelled':
       return { text: `$(circle-slash) ${who}: cancelled; nothing applied`, log: log('cancelled; nothing applied') };
     case 'error': {

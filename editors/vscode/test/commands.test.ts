@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import type { ServerManager } from '../src/client';
 import { kCommandIds, registerCommands } from '../src/commands';
 import { kTestingCommands } from '../src/testing';
+import { kTestsCommands } from '../src/testsPreview';
 import { vscodeDir } from './paths';
 
 interface Sent {
@@ -76,8 +77,9 @@ function setup(opts: { running?: boolean; codeActions?: unknown[]; cancelled?: n
 test('the contributed commands are exactly the registered ones', () => {
   const { disposables } = setup();
   const manifest = JSON.parse(fs.readFileSync(path.join(vscodeDir, 'package.json'), 'utf8'));
-  // The Testing view's own two (its context menu's Generate / Fix) are registered by testing.ts.
-  const testing: string[] = Object.values(kTestingCommands);
+  // The Testing view's own two (its context menu's Generate / Fix) are registered by testing.ts,
+  // the proposed tests' Accept / Cancel by testsPreview.ts.
+  const testing: string[] = [...Object.values(kTestingCommands), ...Object.values(kTestsCommands)];
   const contributed = (manifest.contributes.commands as { command: string }[]).map((c) => c.command).filter((c) => !testing.includes(c)).sort();
   assert.deepEqual(
     (manifest.contributes.commands as { command: string }[]).map((c) => c.command).filter((c) => testing.includes(c)).sort(),

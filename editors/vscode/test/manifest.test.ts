@@ -117,6 +117,8 @@ test('commands: ids and "Greenlight: ..." titles, none collides with the server\
       'Greenlight: Show Output',
       'Greenlight: Generate',
       'Greenlight: Fix',
+      'Greenlight: Accept Tests and Generate',
+      'Greenlight: Cancel Proposed Tests',
     ],
   );
   // The server's executeCommandProvider ids are registered by vscode-languageclient; ours must
@@ -235,6 +237,12 @@ test('menus: contributed commands only, shown where they apply, context keys tha
   const context = Object.fromEntries(menus['editor/context']!.map((e) => [e.command, e.when]));
   assert.equal(context['greenlight.fixFailingTest'], `${lang} && greenlight.canFix`);
   assert.equal(context['greenlight.cancelRun'], 'greenlight.busy');
+  // Tests first: the proposal's diff editor (testsPreview.ts's scheme) has Accept / Cancel in its title.
+  for (const command of ['greenlight.acceptTests', 'greenlight.cancelTests']) {
+    assert.equal(palette[command], 'resourceScheme == greenlight-tests', `${command} in the palette only on a proposal`);
+    const entry = menus['editor/title']!.find((e) => e.command === command);
+    assert.equal(entry?.when, 'resourceScheme == greenlight-tests', `${command} in the proposal's title bar`);
+  }
   const used = new Set(whens.flatMap((w) => w.match(/greenlight\.\w+/g) ?? []));
   assert.deepEqual([...used].sort(), [...kContextKeys].sort(), 'when-clauses use exactly the context keys contextKeys.ts sets');
 });

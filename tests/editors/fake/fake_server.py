@@ -19,6 +19,12 @@ the scripted model the real-server runs use:
             "Show best attempt" (window/showDocument of a read-only copy) and
             "Retry with more rounds" (runs again with twice the rounds)
   needs_model  no provider: result status "error" and one window/showMessage
+  parse_duration  tests first (issue 36): no nearby tests, so without `tests` in the arguments
+            the answer is status "tests_proposed" with four tests for tests/test_<module>.py (one,
+            test_is_callable, flagged: it passes on the stub), nothing written; with `tests`
+            ({uri, text}) one workspace/applyEdit whose documentChanges hold a CreateFile (when
+            the file does not exist), the test file's whole text, and the implementation;
+            generate.testsFirst "never" keeps the unverified result
 Tests ("running" them is scripted too): a line `return a - b` fails test_add (a published
 diagnostic with code test-failed and `data`); greenlight.fix turns it into `return a + b`.
 A run ends with greenlight/testResults (started, then finished: one result per tested function,
@@ -40,7 +46,28 @@ COMMANDS = ["greenlight.runTests", "greenlight.generate", "greenlight.fix", "gre
 KINDS = ["source.greenlight.runTests", "refactor.rewrite.greenlight", "quickfix"]
 FIXABLE = {"test-failed", "runtime-error", "timeout", "memory-limit", "compile-error"}
 BODIES = {"mul": "return a * b", "square": "return x * x", "fact": "return 1",
-          "is_prime": "return n > 1", "needs_model": "return None"}
+          "is_prime": "return n > 1", "needs_model": "return None",
+          "parse_duration": "return int(text[:-1]) if text.endswith('s') else 5400"}
+PROPOSED_TESTS = '''from {module} import parse_duration
+import pytest
+
+
+def test_hours_and_minutes():
+    assert parse_duration("1h30m") == 5400
+
+
+def test_seconds():
+    assert parse_duration("90s") == 90
+
+
+def test_junk_raises():
+    with pytest.raises(ValueError):
+        parse_duration("junk")
+
+
+def test_is_callable():
+    assert callable(parse_duration)
+'''
 REQUEST_CANCELLED = -32800
 
 
@@ -453,6 +480,9 @@ class Server:
             self.reply(rid, self.result("error", name, target, False,
                                         error="no LLM provider is configured: set greenlight.provider"))
             return
+        if name == "parse_duration":
+            self.tests_first(rid, arg, token, target, name, lines)
+            return
         original = "\n".join(lines[target["start"]:target["end"] + 1]) if target["stub"] else None
         rounds = rounds_override or arg.get("rounds") or self.setting("refine", "maxRounds", default=3)
 
@@ -540,6 +570,73 @@ class Server:
                 self.waiting_for_change.setdefault(uri, []).append(land)
             else:
                 land()
+
+        self.with_progress(token, start)
+
+    # --- tests first (issue 36) -----------------------------------------------------------
+    def tests_location(self, uri):
+        source = self.path(uri)
+        module = os.path.splitext(os.path.basename(source))[0]
+        path = os.path.join(os.path.dirname(source), "tests", "test_%s.py" % module)
+        return module, path, "file://" + path
+
+    def tests_first(self, rid, arg, token, target, name, lines):
+        uri = target["uri"]
+        module, path, tests_uri = self.tests_location(uri)
+        exists = os.path.exists(path)
+        accepted = arg.get("tests")
+        mode = self.setting("generate", "testsFirst", default="ask")
+
+        def start(tok):
+            self.progress(tok, {"kind": "begin", "title": "Generating %s()" % name, "cancellable": True,
+                                "message": "writing tests…", "percentage": 0})
+            if mode == "never":
+                self.progress(tok, {"kind": "end", "message": "%s: unverified (no tests found)" % name})
+                self.reply(rid, self.result("unverified", name, target, False, code=self.generated(target, lines)))
+                return
+            if not isinstance(accepted, dict):
+                self.progress(tok, {"kind": "report", "message": "checking tests against the stub…"})
+                text = PROPOSED_TESTS.format(module=module)
+                names = re.findall(r"^def (test_\w+)", text, re.M)
+                flagged_line = text.split("\n").index("def test_is_callable():") + 1
+                self.progress(tok, {"kind": "end", "message": "%s: %d tests proposed" % (name, len(names))})
+                result = self.result("tests_proposed", name, target, False)
+                tests = {"uri": tests_uri, "file": path, "exists": exists, "text": text, "count": len(names),
+                         "names": names, "flagged": [{"name": "test_is_callable", "line": flagged_line,
+                                                      "message": "passes on the stub: it asserts nothing about %s" % name}],
+                         "error": None}
+                if exists:
+                    with open(path, encoding="utf-8") as f:
+                        tests["original"] = f.read()
+                result["tests"] = tests
+                self.reply(rid, result)
+                return
+            text = accepted.get("text") or ""
+            count = len(re.findall(r"^def test_\w+", text, re.M))
+            self.progress(tok, {"kind": "report", "message": "round 1/3: running %d tests" % count})
+            label = "%s: %d new tests, %d/%d passed" % (name, count, count, count)
+            self.progress(tok, {"kind": "end", "message": label})
+            current = self.lines(uri)
+            code = self.generated(target, current)
+            changes = []
+            if exists:
+                with open(path, encoding="utf-8") as f:
+                    old = f.read().split("\n")
+                whole = {"start": {"line": 0, "character": 0}, "end": {"line": len(old) - 1, "character": len(old[-1])}}
+            else:
+                changes.append({"kind": "create", "uri": tests_uri, "options": {"ignoreIfExists": True}})
+                whole = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
+            changes.append({"textDocument": {"uri": tests_uri, "version": None}, "edits": [{"range": whole, "newText": text}]})
+            changes.append({"textDocument": {"uri": uri, "version": self.versions.get(uri)},
+                            "edits": [{"range": self.edit_range(target, current), "newText": code}]})
+
+            def applied(message):
+                ok = bool((message.get("result") or {}).get("applied"))
+                result = self.result("passed", name, target, ok, code=code, passed=count)
+                result["tests"] = {"uri": tests_uri, "file": path, "count": count, "new": not exists}
+                self.reply(rid, result)
+
+            self.request("workspace/applyEdit", {"label": label, "edit": {"documentChanges": changes}}, applied)
 
         self.with_progress(token, start)
 

@@ -8,7 +8,7 @@
 // in one code-server whose settings point greenlight at the scripted model; scenario 6 in a
 // second one, a fresh profile with no provider configured (changing settings.json under a
 // running VS Code would race its file watcher); `fake` scenarios in a third one whose server is
-// --fake-server (tests/editors/fake: scripted coverage the real server may not send). Screenshots go to --out/screenshots; with
+// --fake-server (tests/editors/fake: scripted coverage and tests-first proposals). Screenshots go to --out/screenshots; with
 // --readme-image, scenario 3's round-2 screenshot is also copied there (the README's image).
 // Every process started here (the model server, each code-server with its extension hosts and
 // language servers, chromium) is stopped at the end, on failure, on SIGINT/SIGTERM and when the

@@ -441,6 +441,104 @@ export async function coverageView({ wb, shots }) {
   return `Test Coverage pane: "${row}"; gutter: not run ${missed.join(', ')}, run ${hit.join(', ')}; lenses: ${lenses.join(', ')}; problems: ${notRun.join(' | ')}`;
 }
 
+// 14. Tests first (issue 36), against the scripted fake server (tests/editors/fake: its
+// parse_duration has no tests, so generate proposes four, one flagged as passing on the stub):
+// the proposal opens as a diff with nothing on disk; Cancel closes it and writes nothing; Edit
+// puts the cursor in the proposal, and Accept Tests and Generate then lands the edited test file
+// and the code as one edit; one undo removes both.
+const kDurations = '# parse_duration(text): "1h30m" -> 5400 seconds; "90s" -> 90; raises ValueError on junk\ndef parse_duration(text):\n    raise NotImplementedError\n';
+export async function testsFirst({ wb, workspace }) {
+  const source = path.join(workspace, 'tests-first/durations.py');
+  // Where the test file goes is the server's choice (the fake: tests/; the real server, with no
+  // tests anywhere in this folder: beside the module).
+  const places = ['tests-first/tests/test_durations.py', 'tests-first/test_durations.py'].map((p) => path.join(workspace, p));
+  const written = () => places.filter((p) => fs.existsSync(p));
+  await wb.openFile('durations.py');
+  const before = await wb.editorText();
+  const proposalToast = /parse_duration: 4 tests proposed from the comment for test_durations\.py \(new file\)/;
+  const diffTab = '.tab[aria-label*="proposed tests"]';
+  // The toast is read from the page (a second proposal's toast repeats the first one's text,
+  // which the recorder only logs once).
+  const propose = async () => {
+    await wb.goToLine(1);
+    await wb.command('Greenlight: Generate from Comment');
+    await wb.page.waitForSelector(diffTab, { timeout: wb.timeoutMs });
+    const toast = wb.page.locator('.notification-toast', { hasText: proposalToast });
+    await toast.waitFor({ timeout: wb.timeoutMs });
+    return (await toast.innerText()).replace(/\s+/g, ' ');
+  };
+
+  let mark = await wb.mark();
+  const toast = await propose();
+  const flagged = /1 test passes on the stub: (\w+) \(line (\d+)\)/.exec(toast);
+  assert.ok(flagged, `the flagged test is not named: ${toast}`);
+  await wb.waitFor('the proposed tests in the diff', () =>
+    [...document.querySelectorAll('.editor-group-container.active .monaco-diff-editor .view-line')].some((l) => /def\stest_hours_and_minutes/.test(l.textContent)));
+  assert.deepEqual(written(), [], 'a test file was written before acceptance');
+  await wb.shot('14a-tests-proposed');
+
+  // The choices in the diff's title bar (the notification's buttons are the same, but a toast
+  // hides after a while on a busy machine).
+  const titleAction = (label) => wb.page.locator(`.editor-group-container.active .editor-actions [aria-label^="${label}"]`).first().click({ timeout: wb.timeoutMs });
+  await titleAction('Cancel Proposed Tests');
+  await wb.page.waitForSelector(diffTab, { state: 'detached', timeout: wb.timeoutMs });
+  await wb.seen('statusbar', /parse_duration: proposed tests cancelled; nothing written/, mark, 'the cancel in the status bar');
+  assert.deepEqual(written(), [], 'Cancel wrote a test file');
+  assert.ok(!fs.existsSync(path.join(workspace, 'tests-first/tests')), 'Cancel made a folder');
+  assert.equal(fs.readFileSync(source, 'utf8'), kDurations, 'Cancel changed the source on disk');
+
+  // Edit, then accept: what the proposal holds then (the flagged test replaced) is what lands.
+  mark = await wb.mark();
+  await propose();
+  await wb.clickToastButton(proposalToast, 'Edit');
+  await wb.seen('toast', /Edit the proposed tests in test_durations\.py/, mark, 'the notification after Edit');
+  await wb.page.waitForSelector('.editor-group-container.active .monaco-editor.focused', { timeout: wb.timeoutMs });
+  // The flagged test's assertion (the line after its def) becomes a real one.
+  await wb.replaceLine(Number(flagged[2]) + 1, 'assert parse_duration("2m") == 120');
+  await titleAction('Accept Tests and Generate');
+  const end = await wb.seen('statusbar', /parse_duration: 4 new tests, 4\/4 passed/, mark, 'the outcome in the status bar');
+  await wb.page.waitForSelector(diffTab, { state: 'detached', timeout: wb.timeoutMs });
+  const { value: created } = await wb.poll(async () => written(), (w) => w.length === 1, wb.timeoutMs);
+  assert.equal(created.length, 1, `the test file was not created: ${JSON.stringify(created)}`);
+  const testsFile = created[0];
+  await wb.focusEditor();
+  await wb.waitForEditorText('the generated parse_duration', (t) => /def parse_duration\(text\):/.test(t) && !/NotImplementedError/.test(t));
+  await wb.shot('14b-tests-accepted');
+
+  // The test file's text: open it (an unsaved model: the workspace edit created it empty on
+  // disk and filled it in the editor, like every edit greenlight makes).
+  // Quick Open does not index a file created this late: open it from the Explorer.
+  const explorerRow = (name) => wb.page.locator('.explorer-folders-view .monaco-list-row', { has: wb.page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) }).first();
+  await wb.command('View: Show Explorer');
+  if (testsFile.includes('/tests/') && !(await explorerRow('test_durations.py').isVisible())) await explorerRow('tests').click({ timeout: wb.timeoutMs });
+  await explorerRow('test_durations.py').click({ timeout: wb.timeoutMs });
+  await wb.page.waitForSelector('.tab.active[aria-label^="test_durations.py"]', { timeout: wb.timeoutMs });
+  const tests = await wb.waitForEditorText('the accepted tests in test_durations.py', (t) => /def test_hours_and_minutes/.test(t));
+  assert.match(tests, /^from durations import parse_duration/);
+  assert.match(tests, /assert parse_duration\("2m"\) == 120/, 'the edit to the proposal did not land');
+  assert.ok(!/assert callable/.test(tests), 'the flagged line the user replaced landed');
+  await wb.openFile('durations.py');
+
+  // One undo removes both (VS Code may first ask whether to undo in both files: yes).
+  await wb.keyboard.press('Control+Z');
+  const acrossFiles = wb.page.locator('.monaco-dialog-box').getByRole('button', { name: /Undo in 2 Files/ });
+  const { value: asked } = await wb.poll(
+    async () => ((await acrossFiles.isVisible()) ? 'dialog' : (await wb.editorText()) === before ? 'undone' : undefined),
+    (state) => state !== undefined,
+    wb.timeoutMs,
+  );
+  if (asked === 'dialog') await acrossFiles.click({ timeout: wb.timeoutMs });
+  const undone = await wb.waitForEditorText('one undo to remove the code', (t) => t === before);
+  assert.equal(undone, before);
+  const { held } = await wb.poll(async () => fs.existsSync(testsFile), (exists) => !exists, wb.timeoutMs);
+  assert.ok(held, 'the created test file is still on disk after the undo');
+  assert.equal(fs.readFileSync(source, 'utf8'), kDurations, 'the source on disk changed');
+  await wb.shot('14c-tests-undone');
+  // The folder CreateFile made stays (VS Code's undo deletes the file only).
+  fs.rmSync(path.join(workspace, 'tests-first/tests'), { recursive: true, force: true });
+  return `proposal: "${toast.slice(0, 120)}…"; cancel wrote nothing; edited and accepted: "${/parse_duration: 4 new tests, 4\/4 passed/.exec(end)?.[0]}"; one undo${asked === 'dialog' ? ' (in 2 files)' : ''} removed the code and the test file`;
+}
+
 // The result lens over slugify (the first line of lenses in textutil.py) matches `re`.
 async function waitForLens(wb, re, what) {
   await wb.waitFor(what, ({ source }) => {
@@ -463,6 +561,8 @@ async function waitForFile(file, predicate, timeoutMs) {
 // Files the scenarios need beside examples/, written into the lane's copy before VS Code starts
 // (a file created later may not reach Quick Open in time).
 export function prepareWorkspace(workspace) {
+  fs.mkdirSync(path.join(workspace, 'tests-first'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'tests-first/durations.py'), kDurations);
   fs.writeFileSync(path.join(workspace, 'python/cube.py'), '"""A stub for the lens scenario."""\n\n\n# Return x cubed.\ndef cube(x):\n    pass\n');
   fs.writeFileSync(path.join(workspace, 'python/test_cube.py'), 'from cube import cube\n\n\ndef test_cube():\n    assert cube(3) == 27\n');
   // Scenario 13's file: the fake server scripts the `# special` lines as never run.
@@ -503,4 +603,7 @@ export const kScenarios = [
   { id: 6, name: 'no provider configured: one clear message', fn: noProvider, provider: false },
   // Against the scripted fake server (lane.mjs --fake-server), in a window of its own.
   { id: 13, name: 'a run\'s coverage in the Testing view and the gutter', fn: coverageView, provider: false, fake: true },
+  // Against the scripted fake server (lane.mjs --fake-server) until the real server proposes
+  // tests (issue 36's server side); a window of its own.
+  { id: 14, name: 'tests first: cancelled, then edited and accepted: both files land, one undo removes both', fn: testsFirst, provider: false, fake: true },
 ];

@@ -8,6 +8,7 @@
 --   * applies the whole edit as ONE undo step of its own: the undo sequence is broken before
 --     (so it does not join what the user typed just before) and after (so the user's next
 --     change does not join it).
+local compat = require('greenlight.compat')
 local preview = require('greenlight.preview')
 
 local M = {}
@@ -96,7 +97,61 @@ local function break_undo(bufnr)
   end
 end
 
+-- File operations Neovim's apply_workspace_edit gets wrong on the versions we support: a
+-- CreateFile with ignoreIfExists creates nothing (0.7 to 0.10), and one whose folder does not
+-- exist fails (0.7: no mkdir). Tests first (issue 36) creates tests/test_<module>.py that way.
+-- Done here instead: the folder is made, the file created empty when absent (an existing file
+-- is never truncated unless `overwrite` says so), and the operation dropped from the edit; a
+-- null document version (JSON null, vim.NIL on 0.7) becomes nil, which Neovim compares.
+-- Returns the edit left for Neovim and the files created (their text is fixed up after).
+local function prepare(edit)
+  local created = {}
+  if type(edit.documentChanges) ~= 'table' then return edit, created end
+  local changes = {}
+  for _, change in ipairs(edit.documentChanges) do
+    if change.kind == 'create' and type(change.uri) == 'string' then
+      local fname = vim.uri_to_fname(change.uri)
+      local options = type(change.options) == 'table' and change.options or {}
+      local exists = compat.uv.fs_stat(fname) ~= nil
+      if not exists or options.overwrite == true then
+        vim.fn.mkdir(vim.fn.fnamemodify(fname, ':h'), 'p')
+        local file, err = io.open(fname, 'w')
+        if not file then error('cannot create ' .. fname .. ': ' .. tostring(err)) end
+        file:close()
+        table.insert(created, fname)
+      end
+      vim.fn.bufadd(fname)
+    else
+      if change.textDocument and change.textDocument.version == vim.NIL then
+        change = vim.deepcopy(change)
+        change.textDocument.version = nil
+      end
+      table.insert(changes, change)
+    end
+  end
+  local out = vim.deepcopy(edit)
+  out.documentChanges = changes
+  return out, created
+end
+
+-- An insertion of "a\nb\n" into a new, empty file leaves the buffer's own empty line after
+-- it (Neovim's buffer always has one line): the file would end in a blank line the server
+-- never sent.
+local function trim_created(created)
+  for _, fname in ipairs(created) do
+    local bufnr = vim.fn.bufnr(fname)
+    if bufnr > 0 and vim.api.nvim_buf_is_loaded(bufnr) then
+      local count = vim.api.nvim_buf_line_count(bufnr)
+      if count > 1 and vim.api.nvim_buf_get_lines(bufnr, count - 1, count, false)[1] == '' then
+        vim.api.nvim_buf_set_lines(bufnr, count - 1, count, false, {})
+      end
+    end
+  end
+end
+
 local function apply(edit, encoding)
+  local created
+  edit, created = prepare(edit)
   local buffers = {}
   for _, change in ipairs(text_edits(edit)) do
     local bufnr = vim.uri_to_bufnr(change.textDocument.uri)
@@ -104,6 +159,7 @@ local function apply(edit, encoding)
     break_undo(bufnr)
   end
   vim.lsp.util.apply_workspace_edit(edit, encoding)
+  trim_created(created)
   for bufnr in pairs(buffers) do break_undo(bufnr) end
 end
 

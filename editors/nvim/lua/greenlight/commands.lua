@@ -9,6 +9,7 @@ local config = require('greenlight.config')
 local progress = require('greenlight.progress')
 local diagnostics = require('greenlight.diagnostics')
 local apply = require('greenlight.apply')
+local tests_first = require('greenlight.tests_first')
 
 local M = {}
 
@@ -93,6 +94,9 @@ local function describe(result, client_id, messages_before)
   elseif status == 'failed' then
     -- The server offers "Show best attempt" / "Retry with more rounds" (showMessageRequest).
     return nil
+  elseif status == 'tests_proposed' then
+    -- The preview (tests_first.lua) says it all.
+    return nil
   elseif status == 'cancelled' then
     return 'cancelled; nothing applied', vim.log.levels.INFO
   elseif status == 'error' then
@@ -126,6 +130,9 @@ function M.execute(client, command, arguments, bufnr)
         local msg, level = describe(result, client.id, messages_before)
         if msg then notify(msg, level) end
       end
+      if command == 'greenlight.generate' and type(result) == 'table' and result.status == 'tests_proposed' then
+        M.review_tests(client, arguments, result, bufnr)
+      end
     end, bufnr)
   if ok and request_id then
     M.pending[client.id] = M.pending[client.id] or {}
@@ -134,6 +141,24 @@ function M.execute(client, command, arguments, bufnr)
   end
   notify('could not send ' .. command .. ' (the server is not running?)', vim.log.levels.ERROR)
   return nil
+end
+
+-- Tests first (issue 36): shows the proposed tests; accepting runs the same generate again with
+-- the accepted text as `tests`. A server that proposes again although it was given tests is
+-- not asked again (that could loop).
+function M.review_tests(client, arguments, result, bufnr)
+  local first = type(arguments) == 'table' and arguments[1] or nil
+  if type(first) == 'table' and first.tests ~= nil then
+    return notify('the server proposed tests again instead of using the accepted ones; nothing written', vim.log.levels.ERROR)
+  end
+  vim.schedule(function()
+    tests_first.review(result, bufnr, function(text)
+      local accepted = vim.deepcopy(arguments or {})
+      if type(accepted[1]) ~= 'table' then accepted[1] = {} end
+      accepted[1].tests = { uri = result.tests.uri, text = text }
+      M.execute(client, 'greenlight.generate', accepted, bufnr)
+    end)
+  end)
 end
 
 -- client.commands entries: code actions and lenses that carry our commands (through
