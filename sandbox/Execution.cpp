@@ -35,9 +35,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <dirent.h>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -88,9 +90,10 @@ bool contains(const std::string& hay, const char* needle) { return hay.find(need
 struct SandboxTree {
   std::vector<std::string> processes;
   int tasks = 0;
+  std::vector<std::string> taskDirs;  // "/proc/P/task/T", when asked for
 };
 
-SandboxTree scanSandbox(pid_t initPid) {
+SandboxTree scanSandbox(pid_t initPid, bool withTaskDirs = false) {
   std::vector<std::string> queue{std::to_string(initPid)};
   SandboxTree tree;
   for (std::size_t i = 0; i < queue.size() && queue.size() < 100000; ++i) {
@@ -101,6 +104,7 @@ SandboxTree scanSandbox(pid_t initPid) {
     while (dirent* e = ::readdir(d)) {
       if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
       if (i > 0) ++tree.tasks;
+      if (i > 0 && withTaskDirs) tree.taskDirs.push_back(taskDir + "/" + e->d_name);
       std::string children = taskDir + "/" + e->d_name + "/children";
       int fd = ::open(children.c_str(), O_RDONLY | O_CLOEXEC);
       if (fd < 0) continue;
@@ -123,20 +127,24 @@ SandboxTree scanSandbox(pid_t initPid) {
 
 int countSandboxTasks(pid_t initPid) { return scanSandbox(initPid).tasks; }
 
+// A small /proc file's first line; "" when it cannot be read (the task is gone).
+std::string readProcLine(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  char buf[256];
+  ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (n <= 0) return {};
+  return std::string(buf, static_cast<std::size_t>(n));
+}
+
 // Private resident memory of one process in KiB: statm's resident minus its shared (file and
 // shmem) pages, so the libraries every process maps are not counted once per process. 0 when
 // the process is gone. statm, like `children`, needs no ptrace access.
 long privateResidentKb(const std::string& pid) {
-  std::string path = "/proc/" + pid + "/statm";
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  char buf[256];
-  ssize_t n = ::read(fd, buf, sizeof buf - 1);
-  ::close(fd);
-  if (n <= 0) return 0;
-  buf[n] = '\0';
+  std::string line = readProcLine("/proc/" + pid + "/statm");
   unsigned long size = 0, resident = 0, shared = 0;
-  if (std::sscanf(buf, "%lu %lu %lu", &size, &resident, &shared) != 3 || resident < shared) return 0;
+  if (std::sscanf(line.c_str(), "%lu %lu %lu", &size, &resident, &shared) != 3 || resident < shared) return 0;
   static const long pageKb = ::sysconf(_SC_PAGESIZE) / 1024;
   return static_cast<long>(resident - shared) * pageKb;
 }
@@ -771,16 +779,35 @@ class SandboxExecution final : public Execution {
   // an allocation faster than the sampling: it counts reserved address space such as each
   // thread's stack, so as THE limit it stopped healthy threaded suites (a test starting dozens
   // of threads: "can't start new thread" at ~100 MB resident under a 512 MB limit).
+  // Every kCpuWaitEvery-th sample also reads each task's scheduler wait (Policy::cpuWaitNs).
   void checkMemory() {
     nextMemoryCheck_ = Clock::now() + kMemoryEvery;
     if (pid_ <= 0) return;
+    const bool waits = policy_.cpuWaitNs && samples_++ % kCpuWaitEvery == 0;
+    SandboxTree tree = scanSandbox(pid_, waits);
     long kb = mode_ == Mode::NoNamespaces ? privateResidentKb(std::to_string(pid_)) : 0;
-    for (const auto& process : scanSandbox(pid_).processes) kb += privateResidentKb(process);
+    for (const auto& process : tree.processes) kb += privateResidentKb(process);
     sampledPeakKb_ = std::max(sampledPeakKb_, kb);
     if (kb > static_cast<long>(policy_.memoryLimitMb) * 1024) killTree(Status::MemoryLimit);
+    if (waits) noteCpuWait(tree.taskDirs);
+  }
+
+  // A task's run_delay counts from its birth: the tasks of the first sample (a warm spare's
+  // interpreter waited before the run) count from that sample, later ones from zero.
+  void noteCpuWait(const std::vector<std::string>& taskDirs) {
+    std::int64_t longest = 0;
+    for (const auto& dir : taskDirs) {
+      unsigned long long runtime = 0, delay = 0;
+      if (std::sscanf(readProcLine(dir + "/schedstat").c_str(), "%llu %llu", &runtime, &delay) != 2) continue;
+      auto [it, added] = waitBase_.try_emplace(dir, firstWaitSample_ ? static_cast<std::int64_t>(delay) : 0);
+      longest = std::max(longest, static_cast<std::int64_t>(delay) - it->second);
+    }
+    firstWaitSample_ = false;
+    if (longest > policy_.cpuWaitNs->load()) policy_.cpuWaitNs->store(longest);
   }
 
   static constexpr std::chrono::milliseconds kMemoryEvery{25};
+  static constexpr unsigned kCpuWaitEvery = 4;
 
   Policy policy_;
   std::unique_ptr<detail::LaunchPlan> plan_;
@@ -792,6 +819,9 @@ class SandboxExecution final : public Execution {
   std::size_t stdoutBytes_ = 0, stderrBytes_ = 0, stdinOffset_ = 0;
   Clock::time_point start_{}, deadline_{}, endTime_{}, nextMemoryCheck_{};
   long sampledPeakKb_ = 0;
+  unsigned samples_ = 0;
+  bool firstWaitSample_ = true;
+  std::map<std::string, std::int64_t> waitBase_;
   std::optional<Status> cause_;
   bool held_ = false, spareBroken_ = false, warmGo_ = false, counted_ = false;
   bool killSent_ = false, reaped_ = false, finished_ = false, gotExit_ = false, layersKnown_ = false;

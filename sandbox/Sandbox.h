@@ -30,6 +30,7 @@
 // Depends on libc and libseccomp only (no JSON, no Asio, no LSP).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -131,6 +132,11 @@ struct Policy {
   // When set, output is streamed here as it arrives (still capped) instead of captured.
   // stream: 1 = stdout, 2 = stderr. Called on the supervising thread.
   std::function<void(int stream, std::string_view data)> onOutput;
+  // When set, the supervisor keeps here (about every 100 ms, never decreasing) the longest
+  // time any one task of the sandbox has waited for a CPU since the run began, in ns
+  // (/proc/<pid>/task/<tid>/schedstat run_delay): the time the machine's load took from the
+  // run. The hang watchdog does not count it, so a busy machine does not make a long test hang.
+  std::shared_ptr<std::atomic<std::int64_t>> cpuWaitNs;
 
   // Warm start (an interpreter started ahead; used only with keepSpares(true)). When set, the
   // run may be handed to a spare whose payload, `warm->argv` with this policy's environment,

@@ -83,6 +83,26 @@ TEST_CASE("watchdog: a test running the bound with no test finishing is hung, an
   CHECK(h->seconds == Approx(10));
 }
 
+TEST_CASE("watchdog: time spent waiting for a CPU is not the test's: a loaded machine hangs nothing") {
+  auto wall = std::make_shared<FakeClock>();
+  auto waited = std::make_shared<std::atomic<std::int64_t>>(0);
+  auto clock = cpuWaitDiscountedClock(wall, waited);
+  HangWatchdog dog(10);
+  dog.observe(start("test_primes"), clock->now());
+  // 13 s of wall time, 5 s of it waiting for a CPU: 8 s of the test's own.
+  wall->advance(13);
+  waited->store(5'000'000'000);
+  CHECK_FALSE(dog.hung(clock->now()));
+  // It keeps computing with the CPU to itself: at 10 s of its own time it is hung.
+  wall->advance(1.9);
+  CHECK_FALSE(dog.hung(clock->now()));
+  wall->advance(0.2);
+  auto h = dog.hung(clock->now());
+  REQUIRE(h);
+  CHECK(h->name == "test_primes");
+  CHECK(h->seconds == Approx(10.1));
+}
+
 TEST_CASE("watchdog: side by side, a slow test lives while others finish, the oldest is blamed") {
   HangWatchdog dog(10);
   dog.observe(start("slow"), 0);

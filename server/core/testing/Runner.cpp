@@ -88,8 +88,11 @@ StepOutput executeStep(const sandbox::Policy& policyIn, const RunOptions& option
   std::string pending[3];
   // Only a step whose events are read can be watched for a hung test (Watchdog.h).
   std::unique_ptr<StepWatchdog> watchdog;
-  if (onEvent && options.hangSeconds > 0)
-    watchdog = std::make_unique<StepWatchdog>(options.hangSeconds, options.clock, options.cancelFd);
+  if (onEvent && options.hangSeconds > 0) {
+    policy.cpuWaitNs = std::make_shared<std::atomic<std::int64_t>>(0);
+    watchdog = std::make_unique<StepWatchdog>(options.hangSeconds, cpuWaitDiscountedClock(options.clock, policy.cpuWaitNs),
+                                              options.cancelFd);
+  }
   auto feed = [&](int stream, std::string_view data) {
     std::string& buf = stream == 1 ? out.stdoutText : out.stderrText;
     buf.append(data.data(), data.size());

@@ -79,6 +79,26 @@ std::optional<HungTest> HangWatchdog::hung(double now) const {
   return HungTest{r->id, r->name, r->file, r->line, now - std::max(r->since, lastFinish_)};
 }
 
+namespace {
+
+class CpuWaitDiscountedClock final : public WatchdogClock {
+ public:
+  CpuWaitDiscountedClock(std::shared_ptr<WatchdogClock> base, std::shared_ptr<const std::atomic<std::int64_t>> waitNs)
+      : base_(std::move(base)), waitNs_(std::move(waitNs)) {}
+  double now() override { return base_->now() - static_cast<double>(waitNs_->load()) / 1e9; }
+
+ private:
+  std::shared_ptr<WatchdogClock> base_;
+  std::shared_ptr<const std::atomic<std::int64_t>> waitNs_;
+};
+
+}  // namespace
+
+std::shared_ptr<WatchdogClock> cpuWaitDiscountedClock(std::shared_ptr<WatchdogClock> base,
+                                                      std::shared_ptr<const std::atomic<std::int64_t>> waitNs) {
+  return std::make_shared<CpuWaitDiscountedClock>(base ? std::move(base) : steadyWatchdogClock(), std::move(waitNs));
+}
+
 StepWatchdog::StepWatchdog(double hangSeconds, std::shared_ptr<WatchdogClock> clock, int callerCancelFd)
     : clock_(clock ? std::move(clock) : steadyWatchdogClock()), callerCancelFd_(callerCancelFd), dog_(hangSeconds) {
   stopFd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

@@ -10,6 +10,8 @@
 //    imports, a jest file being transformed) no test is running and nothing is hung: that time
 //    only counts against the whole-run bound, so a slow collection on a busy machine never
 //    turns a suite red.
+//    Time the run spent waiting for a CPU (the machine's load) is not counted
+//    (cpuWaitDiscountedClock).
 //  - the whole run: the sandbox's wall-clock limit (max(300 s, 3 × the file's last run);
 //    TestService::fittedTimeLimit).
 // The watchdog sees a run through the harness events (harness/EVENTS.md: `start`, `result`,
@@ -28,6 +30,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -47,6 +50,13 @@ class WatchdogClock {
 };
 // The process's steady clock.
 std::shared_ptr<WatchdogClock> steadyWatchdogClock();
+// `base` minus the time the run waited for a CPU (sandbox Policy::cpuWaitNs, kept by the
+// sandbox's supervisor): on a loaded machine a test that computes for 8 s of CPU may take 13 s
+// of wall time, and it is not hung. A spinning test still reaches the bound on its own CPU
+// time; a blocked one (deadlock, a read that never returns) waits for no CPU and reaches it
+// on the wall clock.
+std::shared_ptr<WatchdogClock> cpuWaitDiscountedClock(std::shared_ptr<WatchdogClock> base,
+                                                      std::shared_ptr<const std::atomic<std::int64_t>> waitNs);
 
 // A test the watchdog found hung: who, and how long it ran with no test finishing.
 struct HungTest {
