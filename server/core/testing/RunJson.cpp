@@ -74,7 +74,9 @@ nlohmann::ordered_json runResultToJson(const RunResult& r, int coverFirst, int c
       if (!t) continue;
       nlohmann::ordered_json c;
       c["file"] = fc.file;
-      for (auto& [k, v] : targetCoverageToJson(*t).items()) c[k] = v;
+      c["lines"] = t->lines;
+      c["run"] = t->run;
+      c["not_run"] = t->notRun;
       nlohmann::ordered_json counts = nlohmann::ordered_json::array();
       for (const auto& [line, n] : t->hits) counts.push_back({line, n});
       c["hits"] = std::move(counts);

@@ -116,8 +116,12 @@ class Cover:
         self.active = False
         self._saved = None
         self._mode = None
-        self._importing = False  # a covered file's module code is running
+        self._windows = {}  # module code objects of the project running now -> depth
         self._in_test = False
+        self._user = {}  # co_filename -> a project file
+        prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.__file__)}
+        self._own_dir = os.path.dirname(os.path.abspath(__file__))  # greenlight's scripts
+        self._system = tuple(os.path.join(os.path.abspath(p), "") for p in prefixes if p)
 
     def _counts_for(self, name):
         try:
@@ -141,29 +145,36 @@ class Cover:
     def _make_tracers(self):
         counts_for = self._counts_for
 
-        module_done = self._module_done
+        windows = self._windows
+        window_done = self._window_done
 
         def line_tracer(counts):
             def local(frame, event, arg):
                 if event == "line":
                     n = frame.f_lineno
                     counts[n] = counts.get(n, 0) + 1
-                elif event == "return" and frame.f_code.co_name == "<module>":
-                    module_done()
+                elif event == "return" and frame.f_code in windows:
+                    window_done(frame.f_code)
                 return local
             return local
+
+        def module_local(frame, event, arg):
+            if event == "return":
+                window_done(frame.f_code)
+            return module_local
 
         locals_by_file = {}
 
         def call(frame, event, arg):
             if event != "call":
                 return None
-            name = frame.f_code.co_filename
+            code = frame.f_code
+            name = code.co_filename
             local = locals_by_file.get(name)
             if local is None:
                 counts = counts_for(name)
                 if counts is None:
-                    return None
+                    return module_local if code in windows else None
                 local = locals_by_file[name] = line_tracer(counts)
             return local
         return call
@@ -197,19 +208,23 @@ class Cover:
         self._saved[2](tracer)
         # The import of a covered file (its module-level lines) is traced from the `exec` of its
         # code until its module frame returns: an audit hook, as no import machinery is touched.
-        files = self.files
         state = self
 
         def audit(event, args):
-            if event == "exec" and state.active and args and getattr(args[0], "co_filename", None) in files:
-                state._importing = True
-                state.arm()
+            if event == "exec" and state.active and args:
+                code = args[0]
+                if getattr(code, "co_name", None) == "<module>" and state._user_code(code.co_filename):
+                    state._windows[code] = state._windows.get(code, 0) + 1
+                    state.arm()
 
         sys.addaudithook(audit)
 
     # Windows: tracing costs every Python call a call of the trace function, so it is on only
-    # while tests run (arm/disarm around each test, called by the runners) and while a covered
-    # file is imported. Frames already running when it is armed are not traced: the runners arm
+    # while tests run (arm/disarm around each test, called by the runners) and while the module
+    # code of the project's own files runs (their imports, with whatever they call then: a test
+    # file's parametrize arguments, a package __init__ that calls into the file), from the
+    # `exec` of that code until its module frame returns. pytest's and the libraries' own work
+    # between tests (collection, assertion rewriting, reports) is not traced. Frames already running when it is armed are not traced: the runners arm
     # before the test's frames start.
 
     def arm(self):
@@ -223,17 +238,36 @@ class Cover:
 
     def disarm(self):
         """Tracing off (after a test); a hook the code set stays."""
-        if not self.active or self._mode != "settrace" or self._importing:
+        if not self.active or self._mode != "settrace" or self._windows:
             return
         real_settrace, real_gettrace = self._saved[0], self._saved[1]
         if real_gettrace() is self._tracer:
             real_settrace(None)
 
-    def _module_done(self):
-        if self._importing:
-            self._importing = False
-            if not self._in_test:
-                self.disarm()
+    def _window_done(self, code):
+        n = self._windows.get(code, 0) - 1
+        if n > 0:
+            self._windows[code] = n
+            return
+        self._windows.pop(code, None)
+        if not self._windows and not self._in_test:
+            self.disarm()
+
+    def _user_code(self, filename):
+        """A file of the project (not the standard library, an installed package or greenlight's
+        own scripts): its module code is traced."""
+        try:
+            return self._user[filename]
+        except KeyError:
+            pass
+        user = False
+        if filename and not filename.startswith("<"):
+            full = os.path.abspath(filename)
+            user = self._counts_for(filename) is not None or (
+                not full.startswith(self._system) and "-packages" + os.sep not in full and
+                os.path.dirname(full) != self._own_dir)
+        self._user[filename] = user
+        return user
 
     def test_started(self):
         self._in_test = True
