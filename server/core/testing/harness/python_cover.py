@@ -147,12 +147,32 @@ class Cover:
 
         windows = self._windows
         window_done = self._window_done
+        # Line events cost most where the code loops: once every line of a code object has run,
+        # its frames stop reporting lines (f_trace_lines) and its later calls are not traced, so
+        # a count above 1 is a lower bound ("ran at least this often"); 0 stays exact.
+        left_of = {}   # code -> its lines not run yet
+        done = set()   # code objects whose lines all ran
+
+        def lines_of(code):
+            lines = {line for _, _, line in code.co_lines() if line} if hasattr(code, "co_lines") else set()
+            if code.co_name != "<module>":
+                lines.discard(code.co_firstlineno)  # the def line runs in the enclosing code
+            return lines
 
         def line_tracer(counts):
             def local(frame, event, arg):
                 if event == "line":
                     n = frame.f_lineno
                     counts[n] = counts.get(n, 0) + 1
+                    code = frame.f_code
+                    left = left_of.get(code)
+                    if left is None:
+                        left = left_of[code] = lines_of(code)
+                    if left:
+                        left.discard(n)
+                        if not left and code not in windows:
+                            done.add(code)
+                            frame.f_trace_lines = False
                 elif event == "return" and frame.f_code in windows:
                     window_done(frame.f_code)
                 return local
@@ -169,6 +189,8 @@ class Cover:
             if event != "call":
                 return None
             code = frame.f_code
+            if code in done:
+                return None
             name = code.co_filename
             local = locals_by_file.get(name)
             if local is None:
