@@ -491,20 +491,64 @@ def _raise_origin(tb):
     return _gl_origin.raise_origin(tb, _S.source, _short_repr)
 
 
-# Coverage counts only inside the three phases of each test (innermost wrappers: pytest's own
-# hooks and reports around them are not traced, which keeps what tracing costs low).
+# Coverage counts inside each test's call and the fixtures' own code (not pytest's fixture
+# machinery around it, whose calls a Python tracer would pay for on every test).
 @pytest.hookimpl(hookwrapper=True, trylast=True)
 def pytest_runtest_setup(item):
-    _gl_cover.test_started(_S.cover)
+    windowed = _fixtures_windowed()
+    if not windowed:
+        _gl_cover.test_started(_S.cover)
     yield
-    _gl_cover.test_finished(_S.cover)
+    if not windowed:
+        _gl_cover.test_finished(_S.cover)
 
 
 @pytest.hookimpl(hookwrapper=True, trylast=True)
 def pytest_runtest_teardown(item, nextitem):
-    _gl_cover.test_started(_S.cover)
+    windowed = _fixtures_windowed()
+    if not windowed:
+        _gl_cover.test_started(_S.cover)
     yield
-    _gl_cover.test_finished(_S.cover)
+    if not windowed:
+        _gl_cover.test_finished(_S.cover)
+
+
+_FIXTURES = []  # [True] once pytest's fixture calls are windowed, [False] when they cannot be
+
+
+def _fixtures_windowed():
+    """Wraps pytest's two calls into fixture code (a fixture's setup, a yield fixture's teardown)
+    in coverage windows, once; False when this pytest has not those functions (then the whole
+    setup and teardown phases are the windows)."""
+    if _FIXTURES:
+        return _FIXTURES[0]
+    ok = False
+    try:
+        from _pytest import fixtures as fx
+
+        call, teardown = getattr(fx, "call_fixture_func", None), getattr(fx, "_teardown_yield_fixture", None)
+        if _S.cover is not None and callable(call) and callable(teardown):
+            def call_fixture_func(*args, **kwargs):
+                _gl_cover.test_started(_S.cover)
+                try:
+                    return call(*args, **kwargs)
+                finally:
+                    _gl_cover.test_finished(_S.cover)
+
+            def _teardown_yield_fixture(*args, **kwargs):
+                _gl_cover.test_started(_S.cover)
+                try:
+                    return teardown(*args, **kwargs)
+                finally:
+                    _gl_cover.test_finished(_S.cover)
+
+            fx.call_fixture_func = call_fixture_func
+            fx._teardown_yield_fixture = _teardown_yield_fixture
+            ok = True
+    except Exception:
+        ok = False
+    _FIXTURES.append(ok)
+    return ok
 
 
 @pytest.hookimpl(hookwrapper=True, trylast=True)

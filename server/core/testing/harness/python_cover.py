@@ -118,6 +118,7 @@ class Cover:
         self._mode = None
         self._windows = {}  # module code objects of the project running now -> depth
         self._in_test = False
+        self._depth = 0  # nested test windows (a fixture set up during a test's call)
         self._user = {}  # co_filename -> a project file
         prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.__file__)}
         self._own_dir = os.path.dirname(os.path.abspath(__file__))  # greenlight's scripts
@@ -292,12 +293,15 @@ class Cover:
         return user
 
     def test_started(self):
+        self._depth += 1
         self._in_test = True
         self.arm()
 
     def test_finished(self):
-        self._in_test = False
-        self.disarm()
+        self._depth = max(0, self._depth - 1)
+        if self._depth == 0:
+            self._in_test = False
+            self.disarm()
 
     def _stop_settrace(self):
         import threading
