@@ -94,7 +94,7 @@ TEST_CASE("coverage: refine.requireCoverage drives exactly one more round naming
   CHECK_THAT(model.lastUser(1), Catch::Contains("no test runs"));
 }
 
-TEST_CASE("coverage: requireCoverage with every new line run adds no round; GREENLIGHT_COVERAGE=0 measures nothing",
+TEST_CASE("coverage: requireCoverage with every new line run adds no round, GREENLIGHT_COVERAGE=0 measures nothing",
           "[refine][e2e][coverage]") {
   {
     Workspace ws;

@@ -14,7 +14,7 @@ std::vector<FileCoverage> folded(const std::vector<json>& events) { return foldE
 
 }  // namespace
 
-TEST_CASE("coverage: events of several processes are summed per line; malformed pairs are dropped") {
+TEST_CASE("coverage: events of several processes are summed per line, malformed pairs are dropped") {
   auto cov = folded({json::parse(R"({"ev":"coverage","file":"/w/m.py","lines":[[1,1],[3,0],[4,2]]})"),
                      json::parse(R"({"ev":"coverage","file":"/w/m.py","lines":[[3,1],[4,1],["x",1],[0,5],[7]]})"),
                      json::parse(R"({"ev":"coverage","file":"/w/o.py","lines":[[2,0]]})")});
@@ -42,7 +42,7 @@ TEST_CASE("coverage: a target's lines, run and not run, within its range only") 
   CHECK(whole->percent() == 66);  // 4 of 6, rounded down
 }
 
-TEST_CASE("coverage: an unmeasured file is not '0 % covered'; a range with no code is complete") {
+TEST_CASE("coverage: an unmeasured file is not '0 % covered', a range with no code is complete") {
   std::vector<FileCoverage> cov{{"/w/m.py", {{1, 1}}}};
   CHECK_FALSE(targetCoverage(cov, "/w/other.py", 1, 10));
   CHECK_FALSE(targetCoverage({}, "/w/m.py"));
