@@ -21,8 +21,10 @@ greenlight_packages() {
     # and pytest-mock (an installed plugin) for the written ones, venv/pip/setuptools/wheel for
     # the editable install, and two real projects whose packages ship their test suites (toolz:
     # pytest, isodate: unittest).
+    # python3-coverage: coverage.py, the reference greenlight's own line coverage is checked
+    # against (tests/projects/python/check_coverage.py, issue 35).
     pkgs+=(python3-pytest python3-freezegun python3-venv python3-pip python3-setuptools python3-wheel
-           python3-pytest-mock python3-toolz python3-isodate)
+           python3-pytest-mock python3-toolz python3-isodate python3-coverage)
   fi
   printf '%s\n' "${pkgs[@]}"
 }

@@ -6,9 +6,11 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <tuple>
 
 #include "cli/Commands.h"
 #include "core/config/Config.h"
+#include "core/testing/Coverage.h"
 #include "core/testing/Discovery.h"
 #include "core/testing/RunJson.h"
 #include "core/testing/TestService.h"
@@ -118,8 +120,15 @@ int runCommand(const Args& args) {
     if (json) std::cout << t::runResultToJson(result).dump() << std::endl;
     return 2;
   }
+  // Coverage is judged on the function at LINE (the text the run used), else the whole file.
+  int coverFirst = 1, coverLast = 0;
+  if (line) {
+    const std::string text = t::readSource(path, nullptr).value_or("");
+    if (auto fn = t::functionAtLine(text, *line, result.language))
+      std::tie(coverFirst, coverLast) = t::functionLines(text, fn->line, result.language);
+  }
   if (json) {
-    std::cout << t::runResultToJson(result).dump() << std::endl;
+    std::cout << t::runResultToJson(result, coverFirst, coverLast).dump() << std::endl;
   } else {
     if (outcome.noTests)
       std::fprintf(stderr, "greenlight run: no tests found near %s%s\n", path.c_str(),
@@ -128,6 +137,12 @@ int runCommand(const Args& args) {
     if (!outcome.noTests && !result.selectionNote.empty())
       std::fprintf(stderr, "greenlight run: ran %s\n", result.selectionNote.c_str());
     std::cout << t::runResultToText(result) << std::flush;
+    if (auto cov = t::targetCoverage(result.coverage, path, coverFirst, coverLast); cov && !cov->lines.empty()) {
+      std::string notRun;
+      for (int l : cov->notRun) notRun += (notRun.empty() ? "" : ", ") + std::to_string(l);
+      std::fprintf(stderr, "greenlight run: %s%s\n", t::linesRunText(*cov).c_str(),
+                   notRun.empty() ? "" : ("; no test runs line " + notRun).c_str());
+    }
   }
   if (outcome.noTests) return 3;
   // A run in which no test ran is never green (DESIGN.md "Nearby tests").

@@ -123,8 +123,8 @@ TEST_CASE("generate python: human output is one progress line per round and the 
   REQUIRE(r.exitCode == 0);
   CHECK(r.out == std::string(kRightPy) + "\n");
   CHECK_THAT(r.err, Catch::Contains("round 1/3: 1/2 passed\n"));
-  CHECK_THAT(r.err, Catch::Contains("round 2/3: 2/2 passed\n"));
-  CHECK_THAT(r.err, Catch::Contains("word_count: 2/2 tests passed in 2 rounds; not written (--apply writes it)"));
+  CHECK_THAT(r.err, Catch::Contains("round 2/3: 2/2 passed · 2/2 new lines run\n"));
+  CHECK_THAT(r.err, Catch::Contains("word_count: 2/2 tests passed in 2 rounds · 2/2 new lines run; not written (--apply writes it)"));
   CHECK(ws.read("wc.py") == kWcPy);
   checkNoSecret(model, r);
 }

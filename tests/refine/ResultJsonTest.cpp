@@ -262,3 +262,30 @@ TEST_CASE("unifiedDiff: one hunk with context that patch(1) applies", "[refine][
   std::string crlfAfter = "a = 1\r\ndef f():\r\n    return 2\r\nb = 2\r\n";
   CHECK(runPatch(crlf, unifiedDiff(crlf, crlfAfter, "src/m.py")) == crlfAfter);
 }
+
+TEST_CASE("coverage of the new lines: in the headline, the summary, each candidate and the requireCoverage decision",
+          "[refine][json][coverage]") {
+  RefineResult r = passedResult();
+  greenlight::core::testing::TargetCoverage c;
+  c.lines = {4, 5, 6, 7};
+  c.run = {4, 5, 7};
+  c.notRun = {6};
+  r.coverage = c;
+  CHECK(resultHeadline(r) == "slugify: 7/7 tests passed in 2 rounds · 3/4 new lines run");
+  r.rounds[0].candidates.resize(1);
+  r.rounds[0].candidates[0].coverage = c;
+  r.coverageRound = true;
+  r.coverageReason = "requireCoverage: why";
+  auto j = refineResultToJson(r, false);
+  const nlohmann::ordered_json want = {{"lines", {4, 5, 6, 7}}, {"run", {4, 5, 7}}, {"not_run", {6}}};
+  CHECK(j["summary"]["coverage"] == want);
+  CHECK(j["rounds"][0]["candidates"][0]["coverage"] == want);
+  CHECK(j["summary"]["coverage_round"] == true);
+  CHECK(j["summary"]["coverage_reason"] == "requireCoverage: why");
+  // Not measured: no field at all (never "0 % covered").
+  RefineResult plain = passedResult();
+  auto p = refineResultToJson(plain, false);
+  CHECK_FALSE(p["summary"].contains("coverage"));
+  CHECK_FALSE(p["summary"].contains("coverage_round"));
+  CHECK(resultHeadline(plain) == "slugify: 7/7 tests passed in 2 rounds");
+}

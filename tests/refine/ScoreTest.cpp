@@ -62,3 +62,17 @@ TEST_CASE("score: a strict weak order (irreflexive, asymmetric), sorting picks t
   CHECK((!all[6].ran && all[6].length == 5));
   CHECK((!all[7].ran && all[7].length == 50));
 }
+
+TEST_CASE("score: among candidates that pass, the one whose new lines all ran wins, whatever its length",
+          "[refine][score][coverage]") {
+  Score full = ran(3, 0, 0, 900), gappy = ran(3, 0, 0, 10);
+  gappy.allRun = false;
+  CHECK(better(full, gappy));
+  CHECK_FALSE(better(gappy, full));
+  // Coverage never lifts a failing candidate over a passing one, nor decides between failing ones.
+  Score failingFull = ran(2, 1, 0, 900);
+  CHECK(better(gappy, failingFull));
+  Score failingGappy = ran(2, 1, 0, 10);
+  failingGappy.allRun = false;
+  CHECK(better(failingGappy, failingFull));  // shorter: coverage is not a rule there
+}

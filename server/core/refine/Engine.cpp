@@ -130,6 +130,7 @@ class RefineLoop {
   t::RunOutcome runTests(const std::string& text, const std::string& functionName, int round, int candidate,
                          int candidateCount);
   static Score scoreOf(const t::RunOutcome& o, std::size_t length);
+  bool askForCoverage();
 
   Model& model_;
   t::TestService& tests_;
@@ -154,6 +155,7 @@ class RefineLoop {
   std::map<std::string, CandidateReport> seen_;  // code + additions -> its report (identical candidates run once)
   providers::ChatRequest chat_;
   std::string lastProviderError_;
+  int extraRounds_ = 0;  // refine.requireCoverage's one more round
 };
 
 RefineResult& RefineLoop::stopped() {
@@ -453,6 +455,10 @@ CandidateReport RefineLoop::evaluate(const providers::ChatResult& reply, int rou
     return c;
   }
   c.score = scoreOf(outcome, code.size());
+  if (spliced.codeFirst > 0) {
+    c.coverage = t::targetCoverage(outcome.result.coverage, req_.path, spliced.codeFirst, spliced.codeLast);
+    if (c.coverage) c.score.allRun = c.coverage->complete();
+  }
   c.passed = c.score.passed;
   c.failed = c.score.failed;
   c.errors = c.score.errors;
@@ -479,6 +485,8 @@ CandidateReport RefineLoop::evaluate(const providers::ChatResult& reply, int rou
   scored.candidate = index;
   scored.candidates = count;
   scored.message = roundPrefix(round, maxRounds_) + std::to_string(c.passed) + "/" + std::to_string(scored.tests) + " passed";
+  // What the passing tests verified; a failing candidate's coverage is not a verdict.
+  if (c.coverage && c.score.allPassed) scored.message += " · " + t::linesRunText(*c.coverage, "new lines");
   emit(scored);
   return c;
 }
@@ -511,7 +519,9 @@ RefineLoop::RoundEnd RefineLoop::playRound(int round) {
         (!roundBest->report.score.ran && roundBest->report.code.empty() && !c.code.empty()))
       roundBest = chosen;
     report.candidates.push_back(std::move(c));
-    if (chosen.report.status == "passed") break;  // the first that passes every test wins
+    // The first that passes every test and whose new lines all ran wins; one that passes with
+    // lines no test ran waits for the others of its round.
+    if (chosen.report.status == "passed" && chosen.report.score.allRun) break;
   }
   result_.rounds.push_back(report);
   if (roundBest && (!best_ || better(roundBest->report.score, best_->report.score) ||
@@ -520,7 +530,7 @@ RefineLoop::RoundEnd RefineLoop::playRound(int round) {
 
   // No test to run: one round, the code is shown unverified.
   if (result_.noTests) return RoundEnd::Stop;
-  if (best_ && best_->report.status == "passed") return RoundEnd::Stop;
+  if (best_ && best_->report.status == "passed") return askForCoverage() ? RoundEnd::Continue : RoundEnd::Stop;
   bool allProviderErrors = !report.candidates.empty();
   for (const auto& c : report.candidates) allProviderErrors = allProviderErrors && c.status == "provider_error";
   if (allProviderErrors) {
@@ -529,6 +539,37 @@ RefineLoop::RoundEnd RefineLoop::playRound(int round) {
   }
   if (roundBest) prompt_.history.push_back({roundBest->report.code, roundBest->report.reply, roundBest->report.feedback});
   return RoundEnd::Continue;
+}
+
+// refine.requireCoverage: a passing candidate whose new lines did not all run gets one more
+// round, told which lines no test ran (with their text), asked to drop dead code or say why.
+// True when that round is to be played.
+bool RefineLoop::askForCoverage() {
+  const CandidateReport& b = best_->report;
+  if (!req_.config.refine.requireCoverage || extraRounds_ > 0 || !b.coverage || b.coverage->complete()) return false;
+  const std::string& text = best_->spliced.text;
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0; start <= text.size();) {
+    auto nl = text.find('\n', start);
+    lines.push_back(std::string_view(text).substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  std::string feedback = "Every test passed (" + std::to_string(b.passed) + "), but no test runs " +
+                         std::to_string(b.coverage->notRun.size()) + " of the " + std::to_string(b.coverage->lines.size()) +
+                         " lines of your code:\n";
+  for (int line : b.coverage->notRun) {
+    std::string_view l = line >= 1 && line <= static_cast<int>(lines.size()) ? lines[line - 1] : "";
+    feedback += "  line " + std::to_string(line - best_->spliced.codeFirst + 1) + ": " + std::string(l) + "\n";
+  }
+  feedback += "Untested code is unverified code. Drop what the task does not need (dead code, special cases nobody "
+              "asked for); if a line is needed, keep it and say why in a short comment on it. Keep every test passing.";
+  prompt_.history.push_back({b.code, b.reply, feedback});
+  extraRounds_ = 1;
+  result_.coverageRound = true;
+  result_.coverageReason = "requireCoverage: " + t::linesRunText(*b.coverage, "new lines") +
+                           " in the passing candidate; one more round asked to drop or justify the others";
+  return true;
 }
 
 RefineResult RefineLoop::finish() {
@@ -559,6 +600,7 @@ RefineResult RefineLoop::finish() {
   result_.testsPassed = b.passed;
   result_.testsFailed = b.failed + b.errors;
   result_.bestRun = best_->run;
+  result_.coverage = b.coverage;
   if (!b.code.empty()) {
     Spliced sp = best_->spliced.text.empty() ? splice(req_.text, target_, b.code, b.additions) : best_->spliced;
     result_.newText = sp.text;
@@ -568,6 +610,10 @@ RefineResult RefineLoop::finish() {
     }
   }
   if (target_.name.empty() && !b.code.empty()) result_.target->name = firstDefinedName(b.code, target_.language);
+  if (result_.coverageRound) {
+    result_.coverageReason += b.coverage ? "; chosen: the candidate that runs " + t::linesRunText(*b.coverage, "new lines")
+                                         : "; chosen: a candidate whose coverage was not measured";
+  }
   if (b.status == "passed") {
     result_.status = "passed";
     result_.error.clear();
@@ -601,7 +647,7 @@ RefineResult RefineLoop::run() {
   if (!planTests()) return result_;
   preparePrompt();
   if (req_.fix && !fixBaseline()) return result_;
-  for (int round = 1; round <= maxRounds_; ++round) {
+  for (int round = 1; round <= maxRounds_ + extraRounds_; ++round) {
     RoundEnd end = playRound(round);
     if (end == RoundEnd::Cancelled) return stopped();
     if (end == RoundEnd::Stop) break;

@@ -34,6 +34,7 @@
 #include "core/refine/Score.h"
 #include "core/refine/Splice.h"
 #include "core/refine/Target.h"
+#include "core/testing/Coverage.h"
 #include "core/testing/Discovery.h"
 #include "core/testing/TestService.h"
 #include "support/Cancellation.h"
@@ -75,6 +76,9 @@ struct CandidateReport {
   Additions additions;        // the imports (and JavaScript exports) it adds elsewhere in the file
   std::string reply;          // the model's raw reply (bounded)
   Score score;
+  // Which of its new lines (the target's lines in the spliced text) the tests ran; nullopt when
+  // the run measured nothing (testing/Coverage.h).
+  std::optional<testing::TargetCoverage> coverage;
 };
 
 struct RoundReport {
@@ -105,6 +109,12 @@ struct RefineResult {
   bool timedOut = false;            // stopped by refine.timeoutSeconds
   std::string error;                // status error / failed: why, one sentence
   std::string model;                // which model answered
+  // The chosen candidate's new lines that the tests ran (nullopt: not measured).
+  std::optional<testing::TargetCoverage> coverage;
+  // refine.requireCoverage: a passing candidate left lines unrun, and one more round asked the
+  // model to drop them or say why; `coverageReason` says what was decided.
+  bool coverageRound = false;
+  std::string coverageReason;
 };
 
 class RefineEngine {

@@ -73,6 +73,7 @@ std::string resultHeadline(const RefineResult& r) {
   if (r.status == "passed") {
     if (rounds == 0) o << name << ": " << total << "/" << total << " tests already pass";
     else o << name << ": " << r.testsPassed << "/" << total << " tests passed in " << rounds << (rounds == 1 ? " round" : " rounds");
+    if (r.coverage) o << " · " << testing::linesRunText(*r.coverage, "new lines");
   } else if (r.status == "unverified") {
     o << name << ": generated, unverified (no tests found)";
   } else if (r.status == "failed") {
@@ -115,7 +116,9 @@ ordered_json refineResultToJson(const RefineResult& r, bool applied) {
   for (const auto& round : r.rounds) {
     ordered_json cands = ordered_json::array();
     for (const auto& c : round.candidates) {
-      cands.push_back({{"status", c.status}, {"passed", c.passed}, {"failed", c.failed}, {"errors", c.errors}, {"feedback", utf8(c.feedback)}});
+      ordered_json cj = {{"status", c.status}, {"passed", c.passed}, {"failed", c.failed}, {"errors", c.errors}, {"feedback", utf8(c.feedback)}};
+      if (c.coverage) cj["coverage"] = testing::targetCoverageToJson(*c.coverage);
+      cands.push_back(std::move(cj));
     }
     rounds.push_back({{"round", round.round}, {"model_ms", ms(round.modelMs)}, {"tests_ms", ms(round.testsMs)}, {"candidates", cands}});
   }
@@ -127,6 +130,11 @@ ordered_json refineResultToJson(const RefineResult& r, bool applied) {
                   {"tests_ms", ms(r.testsMs)},
                   {"prompt_tokens", r.promptTokens},
                   {"completion_tokens", r.completionTokens}};
+  if (r.coverage) j["summary"]["coverage"] = testing::targetCoverageToJson(*r.coverage);
+  if (r.coverageRound) {
+    j["summary"]["coverage_round"] = true;
+    j["summary"]["coverage_reason"] = utf8(r.coverageReason);
+  }
   j["error"] = r.error.empty() ? ordered_json(nullptr) : ordered_json(utf8(r.error));
   return j;
 }

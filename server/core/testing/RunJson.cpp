@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/testing/Coverage.h"
 #include "core/testing/Diagnostics.h"
 #include "core/verdict/VerdictJson.h"
 
@@ -47,7 +48,7 @@ nlohmann::ordered_json testResultToJson(const TestResult& t) {
   return j;
 }
 
-nlohmann::ordered_json runResultToJson(const RunResult& r) {
+nlohmann::ordered_json runResultToJson(const RunResult& r, int coverFirst, int coverLast) {
   nlohmann::ordered_json j;
   j["file"] = r.file;
   j["language"] = std::string(languageNameOf(r.language, r.file));
@@ -63,6 +64,28 @@ nlohmann::ordered_json runResultToJson(const RunResult& r) {
   s["failed"] = r.summary.failed;
   s["errors"] = r.summary.errors;
   s["skipped"] = r.summary.skipped;
+  // What the run executed (Coverage.h): the function a FILE:LINE run asked about, else each
+  // covered file whole; absent when nothing was measured.
+  if (!r.coverage.empty()) {
+    nlohmann::ordered_json cov = nlohmann::ordered_json::array();
+    for (const auto& fc : r.coverage) {
+      const bool target = findCoverage({fc}, r.file) != nullptr;
+      auto t = targetCoverage({fc}, fc.file, target ? coverFirst : 1, target ? coverLast : 0);
+      if (!t) continue;
+      nlohmann::ordered_json c;
+      c["file"] = fc.file;
+      c["lines"] = t->lines;
+      c["run"] = t->run;
+      c["not_run"] = t->notRun;
+      nlohmann::ordered_json counts = nlohmann::ordered_json::array();
+      for (const auto& [line, n] : t->hits) counts.push_back({line, n});
+      c["hits"] = std::move(counts);
+      cov.push_back(std::move(c));
+    }
+    j["coverage"] = std::move(cov);
+    if (auto t = targetCoverage(r.coverage, r.file, coverFirst, coverLast))
+      s["coverage"] = {{"lines", t->lines.size()}, {"run", t->run.size()}};
+  }
   j["summary"] = std::move(s);
   j["sandbox"] = r.verdict ? verdictToJson(*r.verdict) : nlohmann::ordered_json::object();
   if (!r.selectionNote.empty()) j["selection"] = r.selectionNote;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -10,7 +11,9 @@
 
 namespace greenlight::core::testing {
 
-nlohmann::ordered_json runResultToJson(const RunResult& result);
+// `coverFirst`..`coverLast`: the lines of the file under test its coverage is judged on (the
+// function a FILE:LINE run asked about; last 0: to the end of the file).
+nlohmann::ordered_json runResultToJson(const RunResult& result, int coverFirst = 1, int coverLast = 0);
 nlohmann::ordered_json testResultToJson(const TestResult& test);
 
 // One "path:line:col: error: message" line per diagnostic (an editor's quickfix format), with

@@ -10,6 +10,7 @@
 // board's last results on the loop, then computes the lenses on the pool (discovery reads the
 // nearby test files) and replies from there.
 
+#include "core/testing/Coverage.h"
 #include "core/testing/Discovery.h"
 #include "lsp/Server.h"
 #include "lsp/features/Features.h"
@@ -77,7 +78,8 @@ std::vector<std::string> testsOf(const std::string& name, const std::vector<ct::
 std::vector<protocol::CodeLens> computeLenses(const std::string& uri, const std::string& path,
                                               const std::shared_ptr<const rf::TargetFinder>& finder, const core::Config& config,
                                               const std::string& root, const ct::OverlayProvider& overlay,
-                                              const std::optional<Results>& results) {
+                                              const std::optional<Results>& results,
+                                              const std::optional<ct::FileCoverage>& coverage) {
   std::vector<protocol::CodeLens> out;
   auto args = [&](int line0) { return Json{{"uri", uri}, {"position", protocol::Position{static_cast<std::uint32_t>(line0), 0}}}; };
   for (const auto& stub : finder->stubs()) out.push_back(lens(stub.headerFirst - 1, "✨ Generate", "greenlight.generate", args(stub.headerFirst - 1)));
@@ -106,7 +108,14 @@ std::vector<protocol::CodeLens> computeLenses(const std::string& uri, const std:
     }
     linesOf[t.file] = std::move(lines);
   }
-  auto status = [&](const std::vector<std::string>& names, int line0) {
+  // " · 75% of lines": how much of the function [first, last] its tests' last run executed.
+  auto percentOf = [&](int first, int last) -> std::string {
+    if (!coverage) return "";
+    auto t = ct::targetCoverage({*coverage}, coverage->file, first, last);
+    if (!t || t->lines.empty()) return "";
+    return " · " + std::to_string(t->percent()) + "% of lines";
+  };
+  auto status = [&](const std::vector<std::string>& names, int line0, const std::string& suffix = "") {
     if (!results) return;
     int passed = 0, failed = 0, skipped = 0;
     for (const auto& n : names) {
@@ -117,7 +126,7 @@ std::vector<protocol::CodeLens> computeLenses(const std::string& uri, const std:
       else ++failed;
     }
     if (passed + failed + skipped > 0)
-      out.push_back(lens(line0, statusTitle(passed, failed, skipped), "greenlight.runTests", args(line0)));
+      out.push_back(lens(line0, statusTitle(passed, failed, skipped) + suffix, "greenlight.runTests", args(line0)));
   };
   // Test functions written in this file (a test file, or Python tests beside the code).
   for (const auto& t : plan->staticTests) {
@@ -145,7 +154,7 @@ std::vector<protocol::CodeLens> computeLenses(const std::string& uri, const std:
       tests.push_back("doctest:" + fn.name);
     }
     out.push_back(lens(fn.line - 1, "▶ Run tests", "greenlight.runTests", args(fn.line - 1)));
-    status(tests, fn.line - 1);
+    status(tests, fn.line - 1, percentOf(fn.first, fn.last));
   }
   return out;
 }
@@ -170,6 +179,8 @@ void registerCodeLens(Server& server, const std::shared_ptr<TargetCache>& cache,
                             return server.documents().getByPath(p).has_value() || fs::is_regular_file(p, ec);
                           }).value_or(path);
         if (const Results* r = board->results(key)) results = *r;
+        std::optional<ct::FileCoverage> coverage;
+        if (const ct::FileCoverage* c = board->coverage(key); c && c->file == path) coverage = *c;
         std::string root;
         if (const auto& r = server.workspaceRoot()) {
           auto rel = fs::path(path).lexically_relative(fs::path(*r).lexically_normal());
@@ -182,7 +193,7 @@ void registerCodeLens(Server& server, const std::shared_ptr<TargetCache>& cache,
           ct::OverlayProvider overlay = [documents](const std::string& p) { return documents->textForPath(p); };
           Json list = Json::array();
           try {
-            for (const auto& l : computeLenses(uri, path, finder, config, root, overlay, results)) list.push_back(l);
+            for (const auto& l : computeLenses(uri, path, finder, config, root, overlay, results, coverage)) list.push_back(l);
           } catch (const std::exception& e) {
             ctx.reply.error(protocol::ErrorCode::InternalError, std::string("textDocument/codeLens: ") + e.what());
             return;

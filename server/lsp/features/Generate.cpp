@@ -512,6 +512,9 @@ void GenerateFeature::didChange(const DocumentEvent& e) {
 void GenerateFeature::clearFixed(const std::shared_ptr<Job>& job, const rf::RefineResult& result) {
   std::map<std::string, FileDiagnostics> fresh;
   fresh[job->path] = FileDiagnostics{job->uri, server_.documents().version(job->uri), {}};
+  // The new lines no test ran (issue 35), where the applied text has them.
+  if (result.coverage && result.edit && !result.coverage->notRun.empty())
+    fresh[job->path].diagnostics = notRunDiagnostics(result.coverage->notRun, result.newText, job->encoding);
   if (result.bestRun) {
     for (const auto& f : result.bestRun->files) {
       if (f == job->path) continue;

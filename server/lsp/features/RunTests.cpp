@@ -497,6 +497,7 @@ void RunTestsFeature::onDone(const std::shared_ptr<Run>& run, const ct::RunOutco
     };
     try {
       c.diagnostics = toLspDiagnostics(result, files, run->encoding, run->config.cxxCompiler);
+      addNotRunDiagnostics(c.diagnostics, result, run->line, files, run->encoding);
     } catch (const std::exception& e) {
       c.outcome.result.error = std::string("converting the run's diagnostics: ") + e.what();
     }

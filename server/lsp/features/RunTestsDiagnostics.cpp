@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/testing/Coverage.h"
+#include "core/testing/Discovery.h"
 #include "lsp/features/RunTestsPositions.h"
 #include "protocol/Uri.h"
 
@@ -120,6 +122,37 @@ std::map<std::string, FileDiagnostics> toLspDiagnostics(const RunResult& result,
     target.diagnostics.push_back(std::move(ld));
   }
   return out;
+}
+
+std::vector<protocol::Diagnostic> notRunDiagnostics(const std::vector<int>& lines, const std::optional<std::string>& text,
+                                                   protocol::PositionEncoding enc) {
+  std::vector<protocol::Diagnostic> out;
+  TextPositions tp(text);
+  for (int line : lines) {
+    protocol::Diagnostic d;
+    d.range = rangeFor(tp, line, 0, ColumnUnit::Bytes, 0, 0, enc);
+    d.severity = protocol::DiagnosticSeverity::Information;
+    d.code = "not-run";
+    d.source = "greenlight";
+    d.message = "no test runs this line";
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+void addNotRunDiagnostics(std::map<std::string, FileDiagnostics>& into, const RunResult& result, std::optional<int> line,
+                          const FileSource& files, protocol::PositionEncoding enc) {
+  if (!line || result.coverage.empty()) return;  // no function was asked about: never a whole file's lines
+  const std::optional<std::string> text = files(result.file).text;
+  auto fn = core::testing::functionAtLine(text.value_or(""), *line, result.language);
+  if (!fn) return;
+  auto [first, last] = core::testing::functionLines(text.value_or(""), fn->line, result.language);
+  auto t = core::testing::targetCoverage(result.coverage, result.file, first, last);
+  if (!t || t->notRun.empty()) return;
+  auto it = into.find(result.file);
+  if (it == into.end()) return;
+  auto add = notRunDiagnostics(t->notRun, text, enc);
+  it->second.diagnostics.insert(it->second.diagnostics.end(), add.begin(), add.end());
 }
 
 }  // namespace greenlight::lsp

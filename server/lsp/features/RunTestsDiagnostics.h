@@ -40,4 +40,14 @@ std::map<std::string, FileDiagnostics> toLspDiagnostics(const core::testing::Run
                                                         const FileSource& files, protocol::PositionEncoding encoding,
                                                         const std::string& cxxCompiler);
 
+// Lines of a target no test ran (issue 35): one Information diagnostic each, code "not-run",
+// "no test runs this line", over the line's code; `text` is the text the run used.
+std::vector<protocol::Diagnostic> notRunDiagnostics(const std::vector<int>& lines, const std::optional<std::string>& text,
+                                                   protocol::PositionEncoding encoding);
+// Adds those of the function a run was asked about (at `line`, 1-based; nullopt: a whole-file
+// run, which adds nothing: that would flood) to the source's entry of `into` (from
+// toLspDiagnostics).
+void addNotRunDiagnostics(std::map<std::string, FileDiagnostics>& into, const core::testing::RunResult& result,
+                          std::optional<int> line, const FileSource& files, protocol::PositionEncoding encoding);
+
 }  // namespace greenlight::lsp

@@ -41,7 +41,21 @@ void TestBoard::recordResults(const std::string& source, const core::testing::Ru
   auto& mine = results_[source];
   std::map<std::string, core::testing::TestStatus> fresh;
   for (const auto& t : result.tests) fresh[t.name] = t.status;
-  if (fresh == mine) return;
+  // The run's coverage of the file under test (CodeLens percentages); a run that measured
+  // nothing leaves no stale figure behind.
+  const core::testing::FileCoverage* cov = nullptr;
+  for (const auto& c : result.coverage) {
+    if (c.file == source) cov = &c;
+  }
+  bool coverageChanged = false;
+  if (cov) {
+    auto& had = coverage_[source];
+    coverageChanged = had.hits != cov->hits;
+    had = *cov;
+  } else {
+    coverageChanged = coverage_.erase(source) > 0;
+  }
+  if (fresh == mine && !coverageChanged) return;
   mine = std::move(fresh);
   for (const auto& l : listeners_) l(source);
 }
@@ -49,6 +63,11 @@ void TestBoard::recordResults(const std::string& source, const core::testing::Ru
 const std::map<std::string, core::testing::TestStatus>* TestBoard::results(const std::string& source) const {
   auto it = results_.find(source);
   return it == results_.end() ? nullptr : &it->second;
+}
+
+const core::testing::FileCoverage* TestBoard::coverage(const std::string& source) const {
+  auto it = coverage_.find(source);
+  return it == coverage_.end() ? nullptr : &it->second;
 }
 
 std::size_t TestBoard::cancel(const std::optional<std::string>& path, const std::string& why) {

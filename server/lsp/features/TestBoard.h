@@ -40,6 +40,8 @@ class TestBoard {
   void recordResults(const std::string& source, const core::testing::RunResult& result);
   // The last outcome of each test of `source`'s runs: name -> status.
   const std::map<std::string, core::testing::TestStatus>* results(const std::string& source) const;
+  // What the last run of `source` that measured coverage executed of it (nullptr: none).
+  const core::testing::FileCoverage* coverage(const std::string& source) const;
   void onResults(std::function<void(const std::string& source)> listener) { listeners_.push_back(std::move(listener)); }
 
   // greenlight.cancel: every feature registers how to cancel its work (all, or one document's
@@ -55,6 +57,7 @@ class TestBoard {
   std::map<std::string, std::string> uriOf_;  // path -> the URI last published for it
   std::set<std::string> shown_;               // paths whose last publish was non-empty
   std::map<std::string, std::map<std::string, core::testing::TestStatus>> results_;
+  std::map<std::string, core::testing::FileCoverage> coverage_;  // source -> its last run's coverage
   std::vector<std::function<void(const std::string&)>> listeners_;
   std::vector<Canceller> cancellers_;
 };

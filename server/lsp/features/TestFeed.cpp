@@ -142,14 +142,25 @@ void TestFeed::finish(const std::shared_ptr<Run>& run, const ct::RunResult* resu
   } else if (cancelled) {
     all = std::move(done);  // what finished before the cancel still happened; the rest did not run
   }
-  send(*run, cancelled ? "cancelled" : "finished", std::move(all), error);
+  // What the run executed of the covered files (issue 35): every executable line with its count.
+  Json coverage = nullptr;
+  if (result && !cancelled && !result->coverage.empty()) {
+    coverage = Json::array();
+    for (const auto& fc : result->coverage) {
+      Json lines = Json::array();
+      for (const auto& [line, n] : fc.hits) lines.push_back(Json::array({line, n}));
+      coverage.push_back(Json{{"uri", protocol::uriFromPath(fc.file)}, {"lines", std::move(lines)}});
+    }
+  }
+  send(*run, cancelled ? "cancelled" : "finished", std::move(all), error, std::move(coverage));
 }
 
-void TestFeed::send(Run& run, const char* state, std::vector<Json> results, const std::string& error) {
+void TestFeed::send(Run& run, const char* state, std::vector<Json> results, const std::string& error, Json coverage) {
   Json r{{"id", run.id_}, {"trigger", run.trigger_}, {"state", state}};
   if (!error.empty()) r["error"] = error;
-  server_.sendNotification("greenlight/testResults",
-                           Json{{"uri", run.uri_}, {"run", std::move(r)}, {"results", Json(std::move(results))}});
+  Json params{{"uri", run.uri_}, {"run", std::move(r)}, {"results", Json(std::move(results))}};
+  if (!coverage.is_null()) params["coverage"] = std::move(coverage);
+  server_.sendNotification("greenlight/testResults", std::move(params));
 }
 
 void TestFeed::schedule() {

@@ -80,7 +80,8 @@ class TestFeed : public std::enable_shared_from_this<TestFeed> {
               const std::string& error = "");
 
  private:
-  void send(Run& run, const char* state, std::vector<protocol::Json> results, const std::string& error = "");
+  void send(Run& run, const char* state, std::vector<protocol::Json> results, const std::string& error = "",
+            protocol::Json coverage = nullptr);
   void flush();
   void schedule();
 

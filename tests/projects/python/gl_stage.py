@@ -16,6 +16,7 @@ FILES = {
     "pytest_plugin_entry.py": "greenlight_pytest.py",
     "unittest_runner.py": "greenlight_unittest.py",
     "python_origin.py": "_greenlight_origin.py",
+    "python_cover.py": "_greenlight_cover.py",
     "python_warm.py": "python_warm.py",
     "python_harness.py": "python_harness.py",
 }

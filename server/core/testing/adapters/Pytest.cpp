@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/testing/Coverage.h"
 #include "core/testing/PyResolve.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
@@ -143,6 +144,7 @@ class PytestAdapter final : public RunnerAdapter {
     cfg["source"] = plan.sourceIsTestFile ? "" : plan.sourceFile;
     if (plain) cfg["origin"] = "raise";
     cfg["budget"] = std::max(1.0, timeLimit(options) - 0.5);
+    if (coverageEnabled()) cfg["cover"] = {plan.sourceFile};
     if (plan.hasDoctests && !plan.sourceIsTestFile) {
       // The source is passed for its doctests only; narrowed, to the function's.
       cfg["doctests_of"] = {{"file", plan.sourceFile}, {"functions", plan.doctestFunctions}};
@@ -150,7 +152,8 @@ class PytestAdapter final : public RunnerAdapter {
     auto setup = preparePythonRun(plan, options, staging,
                                   {{"_greenlight_pytest.py", harness::pytestPlugin()},
                                    {"greenlight_pytest.py", harness::pytestPluginEntry()},
-                                   {"_greenlight_origin.py", harness::pythonOrigin()}},
+                                   {"_greenlight_origin.py", harness::pythonOrigin()},
+                                   {"_greenlight_cover.py", harness::pythonCover()}},
                                   cfg, warm, result);
     if (!setup) return result;
     sandbox::Policy& p = setup->policy;
@@ -166,6 +169,7 @@ class PytestAdapter final : public RunnerAdapter {
                          {{".gl/python_warm.py", harness::pythonWarm()},
                           {".gl/_greenlight_pytest.py", harness::pytestPlugin()},
                           {".gl/_greenlight_origin.py", harness::pythonOrigin()},
+                          {".gl/_greenlight_cover.py", harness::pythonCover()},
                           {".gl/greenlight_pytest.py", harness::pytestPluginEntry()}});
     }
     PathMap identity;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/testing/Coverage.h"
 #include "core/testing/PythonBytecode.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
@@ -45,10 +46,12 @@ RunResult runPythonHarness(const TestPlan& plan, const RunOptions& options, Stag
   else if (!plan.doctestFunctions.empty()) cfg["doctests"] = plan.doctestFunctions;
   else cfg["doctests"] = "all";
   cfg["select"] = plan.selected;
+  if (coverageEnabled()) cfg["cover"] = {staging.toSandbox(plan.sourceFile)};
   cfg["budget"] = timeLimit(options);
   const bool plain = pythonInstrumentationOff();
   if (plain) cfg["origin"] = "raise";  // no traced rerun of a failed test
   std::string config = staging.addHarnessFile("config.json", cfg.dump());
+  staging.addHarnessFile("_greenlight_cover.py", harness::pythonCover());
   sandbox::Policy p = basePolicy(plan, options, staging, &*tool);
   // The harness as bytecode when this interpreter compiled it before (PythonBytecode.h); only
   // with the real sandbox: a fake executor sees exactly one step per run.
@@ -67,7 +70,9 @@ RunResult runPythonHarness(const TestPlan& plan, const RunOptions& options, Stag
     // The interpreter starts ahead with the same flags and environment and loads the harness
     // from its source (python_warm.py, beside it in /work/.gl before the run).
     p.warm = warmStart({python, "-B", std::string(kSandboxGl) + "/python_warm.py"},
-                       {{".gl/python_harness.py", harness::pythonHarness()}, {".gl/python_warm.py", harness::pythonWarm()}});
+                       {{".gl/python_harness.py", harness::pythonHarness()},
+                        {".gl/python_warm.py", harness::pythonWarm()},
+                        {".gl/_greenlight_cover.py", harness::pythonCover()}});
   }
   const PathMap& map = staging.pathMap();
   auto [step, outcome] = runHarness(p, options, map, result);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/testing/Coverage.h"
 #include "core/testing/PyResolve.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
@@ -126,9 +127,11 @@ class UnittestAdapter final : public RunnerAdapter {
     cfg["source"] = plan.sourceIsTestFile ? "" : plan.sourceFile;
     cfg["budget"] = std::max(1.0, timeLimit(options) - 0.5);
     if (pythonInstrumentationOff()) cfg["origin"] = "raise";
+    if (coverageEnabled()) cfg["cover"] = {plan.sourceFile};
     auto setup = preparePythonRun(plan, options, staging,
                                   {{"greenlight_unittest.py", harness::unittestRunner()},
-                                   {"_greenlight_origin.py", harness::pythonOrigin()}},
+                                   {"_greenlight_origin.py", harness::pythonOrigin()},
+                                   {"_greenlight_cover.py", harness::pythonCover()}},
                                   cfg, false, result);
     if (!setup) return result;
     sandbox::Policy& p = setup->policy;

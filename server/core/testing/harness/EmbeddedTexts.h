@@ -25,6 +25,9 @@ inline constexpr char kUnittestRunner[] =
 inline constexpr char kPythonOrigin[] =
 #include "python_origin.py"
     ;
+inline constexpr char kPythonCover[] =
+#include "python_cover.py"
+    ;
 inline constexpr char kNodeWarm[] =
 #include "node_warm.js"
     ;

@@ -44,6 +44,7 @@ using embedded::kPytestPlugin;
 using embedded::kPytestPluginEntry;
 using embedded::kUnittestRunner;
 using embedded::kPythonOrigin;
+using embedded::kPythonCover;
 
 }  // namespace
 
@@ -73,5 +74,6 @@ std::string_view pytestPlugin() { return unwrap(kPytestPlugin, "\"", "\""); }
 std::string_view pytestPluginEntry() { return unwrap(kPytestPluginEntry, "\"", "\""); }
 std::string_view unittestRunner() { return unwrap(kUnittestRunner, "\"", "\""); }
 std::string_view pythonOrigin() { return unwrap(kPythonOrigin, "\"", "\""); }
+std::string_view pythonCover() { return unwrap(kPythonCover, "\"", "\""); }
 
 }  // namespace greenlight::core::testing::harness

@@ -43,6 +43,8 @@ std::string_view cxxTrace();        // cxx_trace.cc.inc
 std::string_view pytestPlugin();       // pytest_plugin.py: staged as _greenlight_pytest.py (the hooks)
 std::string_view pytestPluginEntry();  // pytest_plugin_entry.py: staged as greenlight_pytest.py, `-p greenlight_pytest`
 std::string_view pythonOrigin();    // python_origin.py: staged as _greenlight_origin.py (the line of origin, for both)
+// python_cover.py: staged as _greenlight_cover.py (the line coverage of the file under test, for all three)
+std::string_view pythonCover();
 std::string_view unittestRunner();  // unittest_runner.py: staged as greenlight_unittest.py, `-m greenlight_unittest`
 
 }  // namespace greenlight::core::testing::harness

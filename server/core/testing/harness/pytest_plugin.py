@@ -27,6 +27,8 @@ Config (JSON, the file named by $GREENLIGHT_CONFIG; optional, every key optional
            `timeout` and pytest stops; the tests not run get a `notrun` result
   origin   "trace" (default when source is set), "raise" (only exceptions raised in the
            source, no tracing) or "off"
+  cover    files (absolute) whose executed lines are reported in a `coverage` event at the end
+           (_greenlight_cover, python_cover.py); not measured when the project runs pytest-cov
 """
 import os
 import sys
@@ -35,6 +37,7 @@ import time
 import pytest
 
 import _greenlight_origin as _gl_origin  # the line of origin, shared with greenlight_unittest
+import _greenlight_cover as _gl_cover  # line coverage of the file under test, shared likewise
 
 _OUT_FD = os.dup(1)
 _T0 = [time.monotonic()]  # reset when pytest configures (a warm interpreter imports this early)
@@ -105,6 +108,8 @@ class _State:
         self.skip_dirs = ()
         self.own_files = ()
         self.worker = False
+        self.cover = None     # the started _gl_cover.Cover, or None
+
 
 
 _S = _State()
@@ -163,9 +168,24 @@ def _dir_of(module_name):
     return os.path.dirname(os.path.abspath(f)) + os.sep if f else None
 
 
+def _start_cover(config):
+    """Coverage from before the conftest.py files import (as coverage.py's would), unless the
+    project measures with coverage.py itself (pytest-cov's --cov): never traced twice."""
+    if _S.cover is not None or _in_worker(config):
+        return
+    ns = getattr(config, "known_args_namespace", None) or getattr(config, "option", None)
+    if getattr(ns, "cov_source", None) or getattr(getattr(config, "option", None), "cov_source", None):
+        return
+    _S.cover = _gl_cover.from_config(_load_config())
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_load_initial_conftests(early_config, parser, args):
     """A conftest.py that does not import stops pytest before any test (exit 4): say where."""
+    try:
+        _start_cover(early_config)
+    except Exception:
+        pass
     outcome = yield
     excinfo = getattr(outcome, "excinfo", None)
     if excinfo is None or _in_worker(early_config):
@@ -223,6 +243,10 @@ def pytest_configure(config):
     budget = cfg.get("budget")
     if isinstance(budget, (int, float)) and budget > 0:
         _start_budget(float(budget))
+    try:
+        _start_cover(config)
+    except Exception:
+        pass
 
 
 # ---------------------------------------------------------------------------------------------
@@ -467,6 +491,66 @@ def _raise_origin(tb):
     return _gl_origin.raise_origin(tb, _S.source, _short_repr)
 
 
+# Coverage counts inside each test's call and the fixtures' own code (not pytest's fixture
+# machinery around it, whose calls a Python tracer would pay for on every test).
+@pytest.hookimpl(hookwrapper=True, trylast=True)
+def pytest_runtest_setup(item):
+    windowed = _fixtures_windowed()
+    if not windowed:
+        _gl_cover.test_started(_S.cover)
+    yield
+    if not windowed:
+        _gl_cover.test_finished(_S.cover)
+
+
+@pytest.hookimpl(hookwrapper=True, trylast=True)
+def pytest_runtest_teardown(item, nextitem):
+    windowed = _fixtures_windowed()
+    if not windowed:
+        _gl_cover.test_started(_S.cover)
+    yield
+    if not windowed:
+        _gl_cover.test_finished(_S.cover)
+
+
+_FIXTURES = []  # [True] once pytest's fixture calls are windowed, [False] when they cannot be
+
+
+def _fixtures_windowed():
+    """Wraps pytest's two calls into fixture code (a fixture's setup, a yield fixture's teardown)
+    in coverage windows, once; False when this pytest has not those functions (then the whole
+    setup and teardown phases are the windows)."""
+    if _FIXTURES:
+        return _FIXTURES[0]
+    ok = False
+    try:
+        from _pytest import fixtures as fx
+
+        call, teardown = getattr(fx, "call_fixture_func", None), getattr(fx, "_teardown_yield_fixture", None)
+        if _S.cover is not None and callable(call) and callable(teardown):
+            def call_fixture_func(*args, **kwargs):
+                _gl_cover.test_started(_S.cover)
+                try:
+                    return call(*args, **kwargs)
+                finally:
+                    _gl_cover.test_finished(_S.cover)
+
+            def _teardown_yield_fixture(*args, **kwargs):
+                _gl_cover.test_started(_S.cover)
+                try:
+                    return teardown(*args, **kwargs)
+                finally:
+                    _gl_cover.test_finished(_S.cover)
+
+            fx.call_fixture_func = call_fixture_func
+            fx._teardown_yield_fixture = _teardown_yield_fixture
+            ok = True
+    except Exception:
+        ok = False
+    _FIXTURES.append(ok)
+    return ok
+
+
 @pytest.hookimpl(hookwrapper=True, trylast=True)
 def pytest_runtest_call(item):
     # The call runs plain; innermost wrapper, so a rerun runs inside the same capture, fixtures
@@ -476,7 +560,9 @@ def pytest_runtest_call(item):
     if _S.origin_mode == "trace" and _is_doctest_item(item):
         # doctest clears its globals after a run: a rerun needs them as they were.
         globs = dict(item.dtest.globs)
+    _gl_cover.test_started(_S.cover)
     outcome = yield
+    _gl_cover.test_finished(_S.cover)
     try:
         if _S.origin_mode == "trace":
             _S.traced = _origin_by_rerun(item, outcome.excinfo, globs)
@@ -812,6 +898,8 @@ def pytest_sessionfinish(session, exitstatus):
         code = int(exitstatus)
     except (TypeError, ValueError):
         code = 1
+    _gl_cover.finish(_S.cover, _emit)
+    _S.cover = None
     _emit({"ev": "done", "ran": _S.ran, "exit": code})
 
 

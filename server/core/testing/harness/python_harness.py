@@ -528,6 +528,9 @@ class Runner:
             _emit(base)
             return
         _emit({"ev": "start", "name": name, "file": file, "line": line})
+        cover = _COVER[0]
+        if cover is not None:
+            cover.test_started()
         start = time.perf_counter()
         res = {"status": "passed", "message": ""}
         with _Capture() as cap:
@@ -547,6 +550,8 @@ class Runner:
                     res = _exc_result(*sys.exc_info())
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
+                if cover is not None:
+                    cover.test_finished()
         if res.get("status") == "timeout":
             self.exhausted = True
         elif res.get("status") in ("failed", "error") and _SOURCE[0] and _TRACE[0] and "origin" not in res and \
@@ -821,6 +826,42 @@ def _doctests(runner, mod, path, which):
         runner.selected = saved
 
 
+class _Started:
+    def __init__(self, module, started):
+        self.module = module
+        self.started = started
+
+    def test_started(self):
+        self.module.test_started(self.started)
+
+    def test_finished(self):
+        self.module.test_finished(self.started)
+
+    def finish(self, emit):
+        self.module.finish(self.started, emit)
+
+
+_COVER = [None]  # the _Started coverage of this run, or None
+
+
+def _start_cover(cfg):
+    """Line coverage of the source (config `cover`): _greenlight_cover beside this file, loaded
+    before the run's paths come first on sys.path; None when absent or off."""
+    if not cfg.get("cover"):
+        return None
+    try:
+        import importlib.util
+
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_greenlight_cover.py")
+        spec = importlib.util.spec_from_file_location("_greenlight_cover", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        started = module.from_config(cfg)
+    except Exception:
+        return None
+    return _Started(module, started) if started is not None else None
+
+
 def main():
     with open(sys.argv[1], "r", encoding="utf-8") as f:
         cfg = _loads(f.read())
@@ -830,6 +871,7 @@ def main():
             sys.path.insert(0, p)
     signal.signal(signal.SIGALRM, _on_alarm)
     budget = _Budget(float(cfg.get("budget", 10)))
+    cover = _COVER[0] = _start_cover(cfg)
     runner = Runner(budget, cfg.get("select"))
     loaded = {}
     # The test files as they are before any code under test runs: the source module is imported
@@ -897,6 +939,8 @@ def main():
         mod = load(path)
         if mod is not None:
             _collect(runner, mod, path, True)
+    if cover is not None:
+        cover.finish(_emit)
     _emit({"ev": "done", "ran": runner.counts})
 
 

@@ -30,6 +30,7 @@ import time
 import unittest
 
 import _greenlight_origin as _gl_origin  # the line of origin, shared with greenlight_pytest
+import _greenlight_cover as _gl_cover  # line coverage of the file under test, shared likewise
 
 _OUT_FD = os.dup(1)
 _ERR_FD = os.dup(2)
@@ -402,6 +403,7 @@ def _result_class(base):
         # -- a test's life
 
         def startTest(self, test):
+            _gl_cover.test_started(_COVER[0])
             tid = self._gl_id(test)
             entry = self._gl_tests.get(tid) if hasattr(self, "_gl_tests") else None
             if entry is None:
@@ -416,6 +418,7 @@ def _result_class(base):
             super().startTest(test)
 
         def stopTest(self, test):
+            _gl_cover.test_finished(_COVER[0])
             output = self._gl_capture.stop() if self._gl_capture is not None else ""
             super().stopTest(test)
             cur = self._gl_current
@@ -657,6 +660,9 @@ def _finish(result, tests):
         result._gl_done.add(tid)
 
 
+_COVER = [None]  # the started _gl_cover.Cover of this run, or None
+
+
 def main():
     cfg = _load_config()
     source = cfg.get("source") or None
@@ -667,6 +673,7 @@ def main():
     budget = cfg.get("budget")
     if isinstance(budget, (int, float)) and budget > 0:
         _start_budget(float(budget))
+    cover = _COVER[0] = _gl_cover.from_config(cfg)
     # As `python -m unittest` names itself (its usage text), and its directory first on sys.path.
     sys.argv[0] = os.path.basename(sys.executable) + " -m unittest"
     program = None
@@ -683,6 +690,7 @@ def main():
     finally:
         _stop_budget()
         ran = getattr(getattr(program, "result", None), "_gl_ran", 0)
+        _gl_cover.finish(cover, _emit)
         _emit({"ev": "done", "ran": ran, "exit": code})
     sys.exit(code)
 

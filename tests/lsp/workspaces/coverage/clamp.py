@@ -1,0 +1,6 @@
+"""Clamping."""
+
+
+def clamp(x):
+    """Return x limited to 0..100."""
+    ...
