@@ -25,12 +25,27 @@
 #include "core/testing/PythonBytecode.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/harness/Harnesses.h"
+#include "core/testing/native/Gcov.h"
 #include "support/Log.h"
 
 namespace greenlight::core::testing::cmake {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Included after every project() (CMAKE_PROJECT_INCLUDE): --coverage for the GCC-compiled
+// C and C++ of the build (gcov reads GCC's data; clang's needs llvm-cov: no coverage). Once per
+// directory scope: a nested project() inherits the options already.
+constexpr std::string_view kCoverageInclude = R"(# greenlight: line coverage of the tests' runs (issue 35)
+if(CMAKE_VERSION VERSION_LESS 3.18)
+  return()
+endif()
+get_directory_property(_greenlight_options COMPILE_OPTIONS)
+if(NOT "$<$<COMPILE_LANG_AND_ID:CXX,GNU>:--coverage>" IN_LIST _greenlight_options)
+  add_compile_options("$<$<COMPILE_LANG_AND_ID:CXX,GNU>:--coverage>" "$<$<COMPILE_LANG_AND_ID:C,GNU>:--coverage>")
+  add_link_options("$<$<LINK_LANG_AND_ID:CXX,GNU>:--coverage>" "$<$<LINK_LANG_AND_ID:C,GNU>:--coverage>")
+endif()
+)";
 
 bool writeAtomically(const fs::path& path, std::string_view data) {
   const fs::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
@@ -273,6 +288,14 @@ bool PrivateBuild::configure(const ProjectDir& project, const RunOptions& option
   if (!buildType) argv.push_back("-DCMAKE_BUILD_TYPE=Debug");
   if (sandboxHasProgram("ccache"))
     argv.insert(argv.end(), {"-DCMAKE_CXX_COMPILER_LAUNCHER=ccache", "-DCMAKE_C_COMPILER_LAUNCHER=ccache"});
+  // Coverage (issue 35) is the build's normal state, not a per-run flag: a run that toggled it
+  // would recompile the whole project. GREENLIGHT_COVERAGE=0 is another configuration.
+  const bool userInclude = std::any_of(argv.begin(), argv.end(), [](const std::string& a) {
+    return a.rfind("-DCMAKE_PROJECT_INCLUDE", 0) == 0 && a.rfind("-DCMAKE_PROJECT_INCLUDE_BEFORE", 0) != 0;
+  });
+  const std::string coverageInclude = buildDir() + "/greenlight-coverage-" + hex64(fnv1a(kCoverageInclude)).substr(0, 12) + ".cmake";
+  const bool coverage = native::coverageEnabled() && !userInclude;
+  if (coverage) argv.push_back("-DCMAKE_PROJECT_INCLUDE=" + coverageInclude);
   std::string signature;
   for (const auto& a : argv) signature += a + "\n";
   const std::string signaturePath = root_ + "/configured-with";
@@ -298,6 +321,10 @@ bool PrivateBuild::configure(const ProjectDir& project, const RunOptions& option
   giveToSandbox(root_ + "/build");
   giveToSandbox(root_ + "/ccache");
   if (!writeQuery(buildDir(), error)) return false;
+  if (coverage && !writeAtomically(coverageInclude, kCoverageInclude)) {
+    *error = "cannot write " + coverageInclude;
+    return false;
+  }
   for (const char* sub : {"/.cmake", "/.cmake/api", "/.cmake/api/v1", "/.cmake/api/v1/query",
                           "/.cmake/api/v1/query/client-greenlight"})
     giveToSandbox(buildDir() + sub);
