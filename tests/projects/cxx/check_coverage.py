@@ -5,7 +5,7 @@
 
 The truth: the project built by its own build with --coverage (CMake: CMAKE_CXX_FLAGS; Meson:
 b_coverage), every test run by the project's runner (ctest / meson test), then gcov's text
-report (`gcov -p` per .gcda, not its JSON: another reader than greenlight's) summed over every
+report (`gcov -t` per .gcda, not its JSON: another reader than greenlight's) summed over every
 translation unit that compiled or included the file. For each file of FILES, greenlight's run
 of that file (coverage_probe: the engine's RunResult::coverage) must report
   - exactly the executable lines gcov reports, and
@@ -23,7 +23,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SKIP = 77
@@ -82,34 +81,29 @@ def reference_build(name, spec, src, ref):
 
 
 def gcov_by_hand(gcov, ref):
-    """{abs source: {line: count}} from gcov's text reports of every .gcda, summed over TUs."""
+    """{abs source: {line: count}} from gcov's text reports (-t: on stdout) of every .gcda, run
+    where the compiler ran (relative source names resolve there), summed over TUs."""
     total = {}
     for data in sorted(glob.glob(os.path.join(ref, "**", "*.gcda"), recursive=True)):
-        tmp = tempfile.mkdtemp(prefix="gl-gcov-")
-        try:
-            sh([gcov, "-p", os.path.abspath(data)], tmp)
-            for report in glob.glob(os.path.join(tmp, "*.gcov")):
-                source, seen = None, set()
-                for text in open(report, errors="replace"):
-                    m = LINE.match(text)
-                    if not m:
-                        continue
-                    count, line = m.group(1).strip(), int(m.group(2))
-                    if line == 0:
-                        if text.split(":", 3)[2] == "Source" and source is None:
-                            source = text.split(":", 3)[3].strip()
-                            if not os.path.isabs(source):
-                                source = os.path.normpath(os.path.join(ref, source))
-                        continue
-                    # The main listing comes first; a template's instances repeat its lines after.
-                    if line in seen or count == "-":
-                        continue
-                    seen.add(line)
-                    n = 0 if count.startswith("#") or count.startswith("=") else int(count.rstrip("*"))
-                    total.setdefault(source, {}).setdefault(line, 0)
-                    total[source][line] += n
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+        _, report = sh([gcov, "-t", os.path.abspath(data)], ref)
+        source, seen = None, set()
+        for text in report.splitlines():
+            m = LINE.match(text)
+            if not m:
+                continue
+            count, line = m.group(1).strip(), int(m.group(2))
+            if line == 0:
+                parts = text.split(":", 3)
+                if len(parts) == 4 and parts[2] == "Source":
+                    source, seen = os.path.normpath(os.path.join(ref, parts[3].strip())), set()
+                continue
+            # The main listing comes first; a template's instances repeat its lines after it.
+            if source is None or line in seen or count == "-":
+                continue
+            seen.add(line)
+            n = 0 if count.startswith("#") or count.startswith("=") else int(count.rstrip("*"))
+            total.setdefault(source, {}).setdefault(line, 0)
+            total[source][line] += n
     return total
 
 

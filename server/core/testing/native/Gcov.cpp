@@ -47,6 +47,24 @@ std::string gcovFor(const std::string& compilerId, const std::string& version) {
   return cmake::sandboxHasProgram("gcov") ? "gcov" : "";
 }
 
+std::string gcovForCommand(const std::string& compiler) {
+  fs::path path = compiler;
+  std::error_code ec;
+  if (!path.is_absolute())
+    for (const char* dir : {"/usr/local/bin/", "/usr/bin/", "/bin/"})
+      if (fs::exists(dir + compiler, ec)) {
+        path = dir + compiler;
+        break;
+      }
+  const fs::path real = fs::canonical(path, ec);
+  const std::string name = (ec ? path : real).filename().string();
+  if (name.find("clang") != std::string::npos) return "";
+  if (name.find("g++") == std::string::npos && name.find("gcc") == std::string::npos && name != "c++" && name != "cc") return "";
+  static const std::regex suffix = support::regex(R"(-(\d+)$)");
+  std::smatch m;
+  return gcovFor("GNU", std::regex_search(name, m, suffix) ? m[1].str() + ".0" : "");
+}
+
 std::vector<std::string> gcovEnvironment(const std::string& sandboxDir) {
   // Strip nothing: the object's absolute path under the prefix (no two objects collide).
   return {"GCOV_PREFIX=" + sandboxDir, "GCOV_PREFIX_STRIP=0"};

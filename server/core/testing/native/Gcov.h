@@ -35,6 +35,10 @@ bool coverageEnabled();
 // first line of --version.
 std::string gcovFor(const std::string& compilerId, const std::string& version);
 
+// The same for a compiler known only by its command (compile_commands.json): by the name it
+// resolves to on the sandbox's PATH ("x86_64-linux-gnu-g++-12" -> gcov-12; clang -> "").
+std::string gcovForCommand(const std::string& compiler);
+
 // The environment that sends a test program's counts under `sandboxDir` (absolute, writable).
 std::vector<std::string> gcovEnvironment(const std::string& sandboxDir);
 
