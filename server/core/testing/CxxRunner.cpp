@@ -291,7 +291,7 @@ sandbox::Policy compilePolicy(const TestPlan& plan, const RunOptions& options, S
                                            "-I" + std::string(kSandboxSrc), "-I" + includeDir});
   // Coverage (issue 35): the notes land beside the binary in /out (test-<unit>.gcno), the
   // counts next to them when it runs; /out is fresh for every run.
-  if (coverage) compile.argv.push_back("--coverage");
+  if (coverage) compile.argv.insert(compile.argv.end(), {"--coverage", native::kCoverageExclude});
   compile.argv.insert(compile.argv.end(), sources.units.begin(), sources.units.end());
   compile.argv.insert(compile.argv.end(), {"-o", kBinary});
   compile.argv.insert(compile.argv.end(), libs.begin(), libs.end());

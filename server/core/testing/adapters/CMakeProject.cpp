@@ -478,7 +478,8 @@ class CMakeAdapter final : public RunnerAdapter {
       runFramework(plan, options, staging, *build, b.binds, tr, out, serial, result);
       runPlain(plan, options, staging, *build, b.binds, tr, out, serial, result);
     }
-    if (!result.cancelled && !out.empty() && native::coverageEnabled()) result.coverage = coverageOf(plan, options, staging, *model, out);
+    if (!result.cancelled && !out.empty() && native::coverageEnabled())
+      result.coverage = coverageOf(plan, options, staging, *model, deps, out);
     // Frames in project files the run did not stage (a header other than the source): their
     // texts, so that the diagnostics can range them.
     std::set<std::string> have;
@@ -695,13 +696,21 @@ class CMakeAdapter final : public RunnerAdapter {
   // The file under test's lines as the runs' counts give them (every TU that compiled or
   // included it, summed); empty when the compiler is not GCC or gcov reads nothing.
   static std::vector<FileCoverage> coverageOf(const TestPlan& plan, const RunOptions& options, const Staging& staging,
-                                              const cmake::CodeModel& model, const std::string& out) {
+                                              const cmake::CodeModel& model, const std::shared_ptr<const cmake::DepsIndex>& deps,
+                                              const std::string& out) {
     native::GcovRun g;
     const cmake::Toolchain* tc = model.toolchain("CXX");
     g.gcov = tc ? native::gcovFor(tc->compilerId, tc->compilerVersion) : "";
     g.dataDir = out + "/" + kGcovDir;
     g.sandboxDataDir = std::string("/out/") + kGcovDir;
     g.files = {plan.sourceFile};
+    // Only the objects whose recorded inputs name the file (an object not recorded is read).
+    if (deps)
+      g.relevant = [&deps, &plan](const std::string& object) {
+        auto it = deps->objects.find(object + ".o");
+        return it == deps->objects.end() ||
+               std::find(it->second.begin(), it->second.end(), plan.sourceFile) != it->second.end();
+      };
     g.policy = basePolicy(plan, options, staging, nullptr);
     g.policy.binds.push_back({out, "/out", false});
     return native::collectGcov(g, options);
@@ -719,10 +728,12 @@ class CMakeAdapter final : public RunnerAdapter {
     if (!out.empty()) p.binds.push_back({out, "/out", true});
     p.workdir = ctest && !ctest->workingDirectory.empty() ? ctest->workingDirectory : target.buildDir;
     p.profile = sandbox::Profile::Native;
-    // A test run (it has a trace file; a listing has none) writes its coverage counts under
-    // /out, fresh for every run: the counts are this run's alone (native/Gcov.h).
-    if (!traceFile.empty() && !out.empty() && native::coverageEnabled())
-      for (auto& e : native::gcovEnvironment(std::string("/out/") + kGcovDir)) p.env.push_back(std::move(e));
+    // A test run (it has a trace file) writes its coverage counts under /out, fresh for every
+    // run: the counts are this run's alone (native/Gcov.h). A listing's go where nothing reads
+    // them (not into the build directory, beside the objects).
+    if (!out.empty() && native::coverageEnabled())
+      for (auto& e : native::gcovEnvironment(traceFile.empty() ? "/out/gcov-unread" : std::string("/out/") + kGcovDir))
+        p.env.push_back(std::move(e));
     if (!trace.empty() && !out.empty()) {
       p.binds.push_back({trace, "", false});
       p.env.push_back("LD_PRELOAD=" + trace);

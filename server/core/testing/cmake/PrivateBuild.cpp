@@ -34,18 +34,23 @@ namespace fs = std::filesystem;
 namespace {
 
 // Included after every project() (CMAKE_PROJECT_INCLUDE): --coverage for the GCC-compiled
-// C and C++ of the build (gcov reads GCC's data; clang's needs llvm-cov: no coverage). Once per
-// directory scope: a nested project() inherits the options already.
-constexpr std::string_view kCoverageInclude = R"(# greenlight: line coverage of the tests' runs (issue 35)
-if(CMAKE_VERSION VERSION_LESS 3.18)
+// C and C++ of the build (gcov reads GCC's data; clang's needs llvm-cov: no coverage), the
+// system's and bundled libraries' code left uninstrumented (native/Gcov.h). Once: a nested
+// project() sees the variable of the directory above and inherits its options.
+std::string coverageInclude() {
+  return std::string(R"(# greenlight: line coverage of the tests' runs (issue 35)
+if(CMAKE_VERSION VERSION_LESS 3.18 OR DEFINED GREENLIGHT_COVERAGE_ADDED)
   return()
 endif()
-get_directory_property(_greenlight_options COMPILE_OPTIONS)
-if(NOT "$<$<COMPILE_LANG_AND_ID:CXX,GNU>:--coverage>" IN_LIST _greenlight_options)
-  add_compile_options("$<$<COMPILE_LANG_AND_ID:CXX,GNU>:--coverage>" "$<$<COMPILE_LANG_AND_ID:C,GNU>:--coverage>")
-  add_link_options("$<$<LINK_LANG_AND_ID:CXX,GNU>:--coverage>" "$<$<LINK_LANG_AND_ID:C,GNU>:--coverage>")
-endif()
+set(GREENLIGHT_COVERAGE_ADDED 1)
+foreach(_greenlight_lang CXX C)
+  add_compile_options("$<$<COMPILE_LANG_AND_ID:${_greenlight_lang},GNU>:--coverage>"
+                      "$<$<COMPILE_LANG_AND_ID:${_greenlight_lang},GNU>:)") +
+         native::kCoverageExclude + R"(>")
+  add_link_options("$<$<LINK_LANG_AND_ID:${_greenlight_lang},GNU>:--coverage>")
+endforeach()
 )";
+}
 
 bool writeAtomically(const fs::path& path, std::string_view data) {
   const fs::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
@@ -293,9 +298,10 @@ bool PrivateBuild::configure(const ProjectDir& project, const RunOptions& option
   const bool userInclude = std::any_of(argv.begin(), argv.end(), [](const std::string& a) {
     return a.rfind("-DCMAKE_PROJECT_INCLUDE", 0) == 0 && a.rfind("-DCMAKE_PROJECT_INCLUDE_BEFORE", 0) != 0;
   });
-  const std::string coverageInclude = buildDir() + "/greenlight-coverage-" + hex64(fnv1a(kCoverageInclude)).substr(0, 12) + ".cmake";
+  const std::string includeText = coverageInclude();
+  const std::string includeFile = buildDir() + "/greenlight-coverage-" + hex64(fnv1a(includeText)).substr(0, 12) + ".cmake";
   const bool coverage = native::coverageEnabled() && !userInclude;
-  if (coverage) argv.push_back("-DCMAKE_PROJECT_INCLUDE=" + coverageInclude);
+  if (coverage) argv.push_back("-DCMAKE_PROJECT_INCLUDE=" + includeFile);
   std::string signature;
   for (const auto& a : argv) signature += a + "\n";
   const std::string signaturePath = root_ + "/configured-with";
@@ -321,8 +327,8 @@ bool PrivateBuild::configure(const ProjectDir& project, const RunOptions& option
   giveToSandbox(root_ + "/build");
   giveToSandbox(root_ + "/ccache");
   if (!writeQuery(buildDir(), error)) return false;
-  if (coverage && !writeAtomically(coverageInclude, kCoverageInclude)) {
-    *error = "cannot write " + coverageInclude;
+  if (coverage && !writeAtomically(includeFile, includeText)) {
+    *error = "cannot write " + includeFile;
     return false;
   }
   for (const char* sub : {"/.cmake", "/.cmake/api", "/.cmake/api/v1", "/.cmake/api/v1/query",

@@ -204,7 +204,7 @@ std::vector<Program> compileDbPrograms(const CompileDb& db, const std::string& b
     const std::string obj = buildDir + "/obj/" + fs::path(file).stem().string() + "-" + hex64(fnv1a(file)).substr(0, 10) + ".o";
     auto cmd = compileCommand(e, file, obj);
     // Coverage (issue 35): part of the written build, so toggling it rebuilds once, not per run.
-    if (coverage && !gcovForCommand(compilerOf(e)).empty()) cmd.push_back("--coverage");
+    if (coverage && !gcovForCommand(compilerOf(e)).empty()) cmd.insert(cmd.end(), {"--coverage", kCoverageExclude});
     if (ccache && fs::path(cmd.front()).filename() != "ccache") cmd.insert(cmd.begin(), "ccache");
     std::string line;
     for (const auto& a : cmd) line += (line.empty() ? "" : " ") + shellQuote(a);

@@ -119,6 +119,7 @@ std::vector<FileCoverage> collectGcov(const GcovRun& run, const RunOptions& opti
     }
     const std::string rel = host.substr(run.dataDir.size());  // "/abs/object/dir/x.cpp.gcda"
     const std::string stem = host.substr(0, host.size() - 5);
+    if (run.relevant && !run.relevant(run.prefixed ? rel.substr(0, rel.size() - 5) : stem)) continue;
     if (run.prefixed) {
       // gcov reads the notes beside the counts: copy the object's .gcno there.
       const std::string notes = rel.substr(0, rel.size() - 5) + ".gcno";

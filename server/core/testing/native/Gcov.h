@@ -26,6 +26,12 @@
 
 namespace greenlight::core::testing::native {
 
+// Compiled with --coverage next to it: the functions of the system's headers (the standard
+// library, installed frameworks) and of fetched or bundled libraries are not instrumented (a
+// test TU instruments Catch2's or GoogleTest's inline code otherwise: slower builds, bigger
+// notes). A project under /usr or a file under test in such a directory gets no coverage.
+inline constexpr char kCoverageExclude[] = "-fprofile-exclude-files=^/usr/|/_deps/|/third_party/";
+
 // False when GREENLIGHT_COVERAGE is "0" (or "off", "false", "no") in greenlight's environment.
 bool coverageEnabled();
 
@@ -56,6 +62,10 @@ struct GcovRun {
   // "" : next to the .gcda already (a program compiled into the data directory).
   bool prefixed = true;
   std::vector<std::string> files;  // host paths to report (the file under test)
+  // Whether an object's counts can hold the files' lines, by the object's host path without
+  // its extension ("/b/CMakeFiles/t.dir/a.cpp" for a.cpp.o); empty: every object is read.
+  // (A build's recorded dependencies spare gcov the objects that never include the file.)
+  std::function<bool(const std::string&)> relevant;
   // Sandbox path of a source -> host path (identity for project builds).
   std::function<std::string(const std::string&)> toHost;
   // The sandboxed step that runs gcov: the caller's test policy shape (binds, limits).
