@@ -38,6 +38,11 @@ PROJECTS = {
                         "files": ["src/moving_stats.cpp", "include/ringbuf/ring_buffer.hpp"]},
     "meson-gtest": {"build": "meson", "needs": "/usr/include/gtest/gtest.h",
                     "files": ["src/wrap.cpp", "include/textwrap/wrap.hpp"]},
+    # The same project configured for clang++ (a CMakePresets.json the private build follows):
+    # gcov cannot read clang's data, so no coverage, and the same outcomes as without.
+    "doctest-ringbuf-clang": {"build": "cmake", "copy": "doctest-ringbuf", "clang": True,
+                              "needs": "/usr/include/doctest/doctest.h",
+                              "files": ["src/moving_stats.cpp", "include/ringbuf/ring_buffer.hpp"]},
     # greenlight reads the compile_commands.json `bear -- make` writes; the truth is a second
     # copy made with --coverage in CXXFLAGS and its test program run once.
     "make-doctest": {"build": "make", "needs": "/usr/include/doctest/doctest.h",
@@ -130,6 +135,26 @@ def probe(bin_, path, cache, coverage):
     return json.loads(lines[-1])
 
 
+def check_clang(a, spec, src, work):
+    """A clang++ build: no coverage, every test as without coverage, never an error."""
+    problems = []
+    for rel in spec["files"]:
+        path = os.path.join(src, rel)
+        on = probe(a.probe, path, os.path.join(work, "cache"), True)
+        off = probe(a.probe, path, os.path.join(work, "cache-off"), False)
+        if on["error"] or not on["tests"]:
+            problems.append("%s: the clang++ run did not run: %s" % (rel, on["error"]))
+        if on["coverage"]:
+            problems.append("%s: coverage from a clang++ build: %s" % (rel, [c["file"] for c in on["coverage"]]))
+        if on["tests"] != off["tests"]:
+            problems.append("%s: outcomes differ with GREENLIGHT_COVERAGE=0: %s vs %s" % (rel, on["tests"], off["tests"]))
+        print("  %s (clang++): %d tests, no coverage, the same outcomes with GREENLIGHT_COVERAGE=0" % (rel, len(on["tests"])))
+    for p in problems:
+        print("DISAGREE: " + p)
+    print("%s: %s" % (a.project, "clang++ runs measure nothing and end the same" if not problems else "%d problem(s)" % len(problems)))
+    return 1 if problems else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("project", choices=sorted(PROJECTS))
@@ -152,13 +177,21 @@ def main():
     if os.path.isdir(work):
         shutil.rmtree(work)
     os.makedirs(work)
-    shutil.copytree(os.path.join(HERE, a.project), src)
+    shutil.copytree(os.path.join(HERE, spec.get("copy", a.project)), src)
+    if spec.get("clang"):
+        if not shutil.which("clang++"):
+            skip("clang++ is not installed")
+        with open(os.path.join(src, "CMakePresets.json"), "w") as f:
+            json.dump({"version": 3, "configurePresets": [{"name": "default", "generator": "Ninja", "binaryDir": "${sourceDir}/build",
+                                                            "cacheVariables": {"CMAKE_CXX_COMPILER": "clang++", "CMAKE_C_COMPILER": "clang"}}]}, f)
     for d in [a.work, work] + [r for r, _, _ in os.walk(src)]:
         os.chmod(d, 0o755)  # the sandbox's user (uid 65534 under root) reads the project
     for r, _, files in os.walk(src):
         for f in files:
             os.chmod(os.path.join(r, f), 0o644)
 
+    if spec.get("clang"):
+        return check_clang(a, spec, src, work)
     reference_build(a.project, spec, src, ref)
     truth = gcov_by_hand(a.gcov, ref)
     if spec["build"] == "make":  # the copy's files stand for the project's
