@@ -11,6 +11,7 @@
 #include "core/testing/AssertMessages.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/harness/Harnesses.h"
+#include "core/testing/native/Gcov.h"
 #include "support/Regex.h"
 
 namespace greenlight::core::testing {
@@ -267,7 +268,7 @@ CxxSources gatherSources(const TestPlan& plan, Staging& staging) {
 // The compiler's command: the configured flags, greenlight's assert.h (last of the -I, so a
 // workspace's own still wins), the framework's libraries, the binary to /out.
 sandbox::Policy compilePolicy(const TestPlan& plan, const RunOptions& options, Staging& staging, const Tool& tool,
-                              const CxxSources& sources, const std::string& out) {
+                              const CxxSources& sources, const std::string& out, bool coverage) {
   const std::string includeDir = fs::path(staging.addHarnessFile("include/assert.h", harness::cxxAssertHeader())).parent_path().string();
   std::vector<std::string> libs;
   const std::string& allText = sources.allText;
@@ -288,6 +289,9 @@ sandbox::Policy compilePolicy(const TestPlan& plan, const RunOptions& options, S
   compile.argv.insert(compile.argv.end(), {"-gdwarf-4", "-no-pie", "-fdiagnostics-color=never", "-fno-diagnostics-show-caret",
                                            "-I" + fs::path(staging.toSandbox(plan.sourceFile)).parent_path().string(),
                                            "-I" + std::string(kSandboxSrc), "-I" + includeDir});
+  // Coverage (issue 35): the notes land beside the binary in /out (test-<unit>.gcno), the
+  // counts next to them when it runs; /out is fresh for every run.
+  if (coverage) compile.argv.insert(compile.argv.end(), {"--coverage", native::kCoverageExclude});
   compile.argv.insert(compile.argv.end(), sources.units.begin(), sources.units.end());
   compile.argv.insert(compile.argv.end(), {"-o", kBinary});
   compile.argv.insert(compile.argv.end(), libs.begin(), libs.end());
@@ -532,7 +536,10 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
   const CxxSources sources = gatherSources(plan, staging);
   const PathMap& map = staging.pathMap();
 
-  StepOutput built = executeStep(compilePolicy(plan, options, staging, *tool, sources, out), options, nullptr);
+  // GCC's coverage of the file under test, when it is a unit of its own or #included (a test
+  // file's own lines are not the target); "" : not measured.
+  const std::string gcov = native::coverageEnabled() ? native::gcovForCommand(tool->path) : "";
+  StepOutput built = executeStep(compilePolicy(plan, options, staging, *tool, sources, out, !gcov.empty()), options, nullptr);
   built.stdoutRest = built.stdoutText;
   built.stderrRest = built.stderrText;
   if (built.verdict.cancelled) {
@@ -584,6 +591,18 @@ RunResult runCxx(const TestPlan& plan, const RunOptions& options, Staging& stagi
   }
   if (outcome.running) map.mapResult(*outcome.running);
   finishResult(result, outcome, ran, map);
+  if (!gcov.empty()) {
+    native::GcovRun g;
+    g.gcov = gcov;
+    g.dataDir = out;
+    g.sandboxDataDir = "/out";
+    g.prefixed = false;
+    g.files = {plan.sourceFile};
+    g.toHost = [&map](const std::string& f) { return map.toHost(f); };
+    g.policy = basePolicy(plan, options, staging, nullptr);
+    g.policy.binds.push_back({out, "/out", false});
+    result.coverage = native::collectGcov(g, options);
+  }
   return result;
 }
 

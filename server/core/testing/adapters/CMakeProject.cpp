@@ -25,6 +25,8 @@
 //                Plain CTest tests run one by one; their exit code is the result.
 // 6 parseReport  the framework's report as one result per test case (cmake/FrameworkReports.h),
 //                template instances as the framework counts them.
+// 7 coverage     the file under test's lines run, from the counts the runs wrote (native/Gcov.h:
+//                the private build compiles with --coverage under GCC).
 //
 // Ids: "<target>::<framework's test name>" (GoogleTest "Suite.Name", Catch2/doctest the test
 // case name; plain tests their CTest name).
@@ -44,6 +46,7 @@
 #include "core/testing/cmake/Project.h"
 #include "core/testing/cmake/TestTargets.h"
 #include "core/testing/cmake/Trace.h"
+#include "core/testing/native/Gcov.h"
 #include "core/testing/native/Programs.h"
 #include "support/Regex.h"
 
@@ -53,6 +56,9 @@ using cmake::CtestTest;
 using cmake::Framework;
 
 namespace {
+
+// Under the run's /out: where the test programs write their coverage counts.
+constexpr char kGcovDir[] = "gcov";
 
 bool under(const std::string& path, const std::string& dir) {
   return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
@@ -472,6 +478,8 @@ class CMakeAdapter final : public RunnerAdapter {
       runFramework(plan, options, staging, *build, b.binds, tr, out, serial, result);
       runPlain(plan, options, staging, *build, b.binds, tr, out, serial, result);
     }
+    if (!result.cancelled && !out.empty() && native::coverageEnabled())
+      result.coverage = coverageOf(plan, options, staging, *model, deps, out);
     // Frames in project files the run did not stage (a header other than the source): their
     // texts, so that the diagnostics can range them.
     std::set<std::string> have;
@@ -685,6 +693,29 @@ class CMakeAdapter final : public RunnerAdapter {
     return {};
   }
 
+  // The file under test's lines as the runs' counts give them (every TU that compiled or
+  // included it, summed); empty when the compiler is not GCC or gcov reads nothing.
+  static std::vector<FileCoverage> coverageOf(const TestPlan& plan, const RunOptions& options, const Staging& staging,
+                                              const cmake::CodeModel& model, const std::shared_ptr<const cmake::DepsIndex>& deps,
+                                              const std::string& out) {
+    native::GcovRun g;
+    const cmake::Toolchain* tc = model.toolchain("CXX");
+    g.gcov = tc ? native::gcovFor(tc->compilerId, tc->compilerVersion) : "";
+    g.dataDir = out + "/" + kGcovDir;
+    g.sandboxDataDir = std::string("/out/") + kGcovDir;
+    g.files = {plan.sourceFile};
+    // Only the objects whose recorded inputs name the file (an object not recorded is read).
+    if (deps)
+      g.relevant = [&deps, &plan](const std::string& object) {
+        auto it = deps->objects.find(object + ".o");
+        return it == deps->objects.end() ||
+               std::find(it->second.begin(), it->second.end(), plan.sourceFile) != it->second.end();
+      };
+    g.policy = basePolicy(plan, options, staging, nullptr);
+    g.policy.binds.push_back({out, "/out", false});
+    return native::collectGcov(g, options);
+  }
+
   sandbox::Policy testPolicy(const TestPlan& plan, const RunOptions& options, const Staging& staging,
                              const cmake::PrivateBuild& build, const std::vector<cmake::OverlayBind>& binds,
                              const CtestTest* ctest, const cmake::Target& target, const std::string& out,
@@ -697,6 +728,12 @@ class CMakeAdapter final : public RunnerAdapter {
     if (!out.empty()) p.binds.push_back({out, "/out", true});
     p.workdir = ctest && !ctest->workingDirectory.empty() ? ctest->workingDirectory : target.buildDir;
     p.profile = sandbox::Profile::Native;
+    // A test run (it has a trace file) writes its coverage counts under /out, fresh for every
+    // run: the counts are this run's alone (native/Gcov.h). A listing's go where nothing reads
+    // them (not into the build directory, beside the objects).
+    if (!out.empty() && native::coverageEnabled())
+      for (auto& e : native::gcovEnvironment(traceFile.empty() ? "/out/gcov-unread" : std::string("/out/") + kGcovDir))
+        p.env.push_back(std::move(e));
     if (!trace.empty() && !out.empty()) {
       p.binds.push_back({trace, "", false});
       p.env.push_back("LD_PRELOAD=" + trace);

@@ -25,12 +25,32 @@
 #include "core/testing/PythonBytecode.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/harness/Harnesses.h"
+#include "core/testing/native/Gcov.h"
 #include "support/Log.h"
 
 namespace greenlight::core::testing::cmake {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Included after every project() (CMAKE_PROJECT_INCLUDE): --coverage for the GCC-compiled
+// C and C++ of the build (gcov reads GCC's data; clang's needs llvm-cov: no coverage), the
+// system's and bundled libraries' code left uninstrumented (native/Gcov.h). Once: a nested
+// project() sees the variable of the directory above and inherits its options.
+std::string coverageInclude() {
+  return std::string(R"(# greenlight: line coverage of the tests' runs (issue 35)
+if(CMAKE_VERSION VERSION_LESS 3.18 OR DEFINED GREENLIGHT_COVERAGE_ADDED)
+  return()
+endif()
+set(GREENLIGHT_COVERAGE_ADDED 1)
+foreach(_greenlight_lang CXX C)
+  add_compile_options("$<$<COMPILE_LANG_AND_ID:${_greenlight_lang},GNU>:--coverage>"
+                      "$<$<COMPILE_LANG_AND_ID:${_greenlight_lang},GNU>:)") +
+         native::kCoverageExclude + R"(>")
+  add_link_options("$<$<LINK_LANG_AND_ID:${_greenlight_lang},GNU>:--coverage>")
+endforeach()
+)";
+}
 
 bool writeAtomically(const fs::path& path, std::string_view data) {
   const fs::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
@@ -273,6 +293,15 @@ bool PrivateBuild::configure(const ProjectDir& project, const RunOptions& option
   if (!buildType) argv.push_back("-DCMAKE_BUILD_TYPE=Debug");
   if (sandboxHasProgram("ccache"))
     argv.insert(argv.end(), {"-DCMAKE_CXX_COMPILER_LAUNCHER=ccache", "-DCMAKE_C_COMPILER_LAUNCHER=ccache"});
+  // Coverage (issue 35) is the build's normal state, not a per-run flag: a run that toggled it
+  // would recompile the whole project. GREENLIGHT_COVERAGE=0 is another configuration.
+  const bool userInclude = std::any_of(argv.begin(), argv.end(), [](const std::string& a) {
+    return a.rfind("-DCMAKE_PROJECT_INCLUDE", 0) == 0 && a.rfind("-DCMAKE_PROJECT_INCLUDE_BEFORE", 0) != 0;
+  });
+  const std::string includeText = coverageInclude();
+  const std::string includeFile = buildDir() + "/greenlight-coverage-" + hex64(fnv1a(includeText)).substr(0, 12) + ".cmake";
+  const bool coverage = native::coverageEnabled() && !userInclude;
+  if (coverage) argv.push_back("-DCMAKE_PROJECT_INCLUDE=" + includeFile);
   std::string signature;
   for (const auto& a : argv) signature += a + "\n";
   const std::string signaturePath = root_ + "/configured-with";
@@ -298,6 +327,10 @@ bool PrivateBuild::configure(const ProjectDir& project, const RunOptions& option
   giveToSandbox(root_ + "/build");
   giveToSandbox(root_ + "/ccache");
   if (!writeQuery(buildDir(), error)) return false;
+  if (coverage && !writeAtomically(includeFile, includeText)) {
+    *error = "cannot write " + includeFile;
+    return false;
+  }
   for (const char* sub : {"/.cmake", "/.cmake/api", "/.cmake/api/v1", "/.cmake/api/v1/query",
                           "/.cmake/api/v1/query/client-greenlight"})
     giveToSandbox(buildDir() + sub);

@@ -10,6 +10,7 @@
 
 #include "core/testing/ContentHash.h"
 #include "core/testing/Discovery.h"
+#include "core/testing/native/Gcov.h"
 
 namespace greenlight::core::testing::native {
 namespace fs = std::filesystem;
@@ -90,6 +91,13 @@ std::string frameworkInclude(const std::string& text, Framework fw) {
 }
 
 // The entry's command compiling `file` into `object` with a depfile.
+// The compiler an entry runs (behind a ccache launcher).
+std::string compilerOf(const cmake::CompileCommand& e) {
+  std::string compiler = e.arguments.empty() ? "c++" : e.arguments.front();
+  if (fs::path(compiler).filename() == "ccache" && e.arguments.size() > 1) compiler = e.arguments[1];
+  return compiler;
+}
+
 std::vector<std::string> compileCommand(const cmake::CompileCommand& e, const std::string& file, const std::string& object) {
   std::vector<std::string> out;
   const auto& a = e.arguments;
@@ -185,6 +193,7 @@ std::vector<Program> compileDbPrograms(const CompileDb& db, const std::string& b
     units.push_back(std::move(u));
   }
   const bool ccache = cmake::sandboxHasProgram("ccache");
+  const bool coverage = coverageEnabled();
   std::string n = "# written by greenlight from " + db.path + "\n"
                   "rule cc\n  command = cd $dir && $cmd\n  depfile = $out.d\n  deps = gcc\n  description = CC $in\n"
                   "rule link\n  command = $cxx $in -o $out $libs\n  description = LINK $out\n";
@@ -194,6 +203,8 @@ std::vector<Program> compileDbPrograms(const CompileDb& db, const std::string& b
     if (it != objectOf.end()) return it->second;
     const std::string obj = buildDir + "/obj/" + fs::path(file).stem().string() + "-" + hex64(fnv1a(file)).substr(0, 10) + ".o";
     auto cmd = compileCommand(e, file, obj);
+    // Coverage (issue 35): part of the written build, so toggling it rebuilds once, not per run.
+    if (coverage && !gcovForCommand(compilerOf(e)).empty()) cmd.insert(cmd.end(), {"--coverage", kCoverageExclude});
     if (ccache && fs::path(cmd.front()).filename() != "ccache") cmd.insert(cmd.begin(), "ccache");
     std::string line;
     for (const auto& a : cmd) line += (line.empty() ? "" : " ") + shellQuote(a);
@@ -280,11 +291,11 @@ std::vector<Program> compileDbPrograms(const CompileDb& db, const std::string& b
       objects.push_back(objectFor(*first.entry, mainFile));
     }
     objects.insert(objects.end(), libraryObjects.begin(), libraryObjects.end());
-    std::string compiler = first.entry->arguments.empty() ? "c++" : first.entry->arguments.front();
-    if (fs::path(compiler).filename() == "ccache" && first.entry->arguments.size() > 1) compiler = first.entry->arguments[1];
+    const std::string compiler = compilerOf(*first.entry);
+    if (coverage) p.gcov = gcovForCommand(compiler);
     n += "build " + ninjaPath(p.binary) + ": link";
     for (const auto& o : objects) n += " " + ninjaPath(o);
-    n += "\n  cxx = " + ninjaValue(shellQuote(compiler)) + "\n  libs = " + ninjaValue(libs + " -pthread -lm") + "\n";
+    n += "\n  cxx = " + ninjaValue(shellQuote(compiler)) + "\n  libs = " + ninjaValue(libs + " -pthread -lm" + (p.gcov.empty() ? "" : " --coverage")) + "\n";
     for (const auto& s : p.sources)
       if (auto text = readFile(s))
         if (int l = cmake::mainLine(*text)) {

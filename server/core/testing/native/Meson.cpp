@@ -13,6 +13,7 @@
 
 #include "core/testing/Discovery.h"
 #include "core/testing/RunnerSteps.h"
+#include "core/testing/native/Gcov.h"
 #include "support/Log.h"
 #include "support/Regex.h"
 
@@ -110,6 +111,9 @@ bool mesonConfigure(cmake::PrivateBuild& build, const MesonProject& project, con
   bool buildtype = false;
   for (const auto& o : user) buildtype = buildtype || o.rfind("-Dbuildtype=", 0) == 0;
   if (!buildtype) argv.push_back("-Dbuildtype=debug");
+  // Coverage (issue 35) is part of the configuration (toggling it is a new setup); a user's own
+  // b_coverage comes after and wins.
+  if (coverageEnabled()) argv.push_back("-Db_coverage=true");
   argv.insert(argv.end(), user.begin(), user.end());
   argv.push_back(build.buildDir());
   argv.push_back(project.sourceDir);
@@ -207,6 +211,16 @@ std::vector<Program> mesonPrograms(const MesonProject& project, const std::strin
     return out;
   }
   const auto shouldFail = mesonShouldFail(project.buildFiles);
+  // The C++ compiler, as the targets compile (intro-targets.json: target_sources[].compiler).
+  std::string gcov;
+  for (const auto& g : targets)
+    for (const auto& ts : g.value("target_sources", nlohmann::json::array()))
+      if (gcov.empty() && ts.is_object() && ts.value("language", "") == "cpp") {
+        const auto compiler = ts.value("compiler", nlohmann::json::array());
+        std::size_t i = compiler.is_array() && compiler.size() > 1 && compiler[0] == "ccache" ? 1 : 0;
+        if (compiler.is_array() && i < compiler.size() && compiler[i].is_string()) gcov = gcovForCommand(compiler[i].get<std::string>());
+      }
+  if (!coverageEnabled()) gcov.clear();
   const std::string ninja = readFile(buildDir + "/build.ninja").value_or("");
   for (const auto& t : tests) {
     if (!t.is_object()) continue;
@@ -218,6 +232,7 @@ std::vector<Program> mesonPrograms(const MesonProject& project, const std::strin
       if (cmd[i].is_string()) p.args.push_back(cmd[i].get<std::string>());
     p.testName = t.value("name", "");
     p.target = p.testName;
+    p.gcov = gcov;
     if (t.contains("workdir") && t["workdir"].is_string()) p.workdir = t["workdir"].get<std::string>();
     if (auto env = t.find("env"); env != t.end() && env->is_object())
       for (auto e = env->begin(); e != env->end(); ++e)

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/testing/RunnerSteps.h"
+#include "core/testing/native/Gcov.h"
 #include "support/Log.h"
 
 namespace greenlight::core::testing::native {
@@ -16,6 +17,9 @@ namespace fs = std::filesystem;
 using cmake::Framework;
 
 namespace {
+
+// Under the run's /out: where the test programs write their coverage counts.
+constexpr char kGcovDir[] = "gcov";
 
 bool under(const std::string& path, const std::string& dir) {
   return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
@@ -201,6 +205,9 @@ void runPrograms(const TestPlan& plan, const RunOptions& options, Staging& stagi
     p.workdir = prog->workdir.empty() ? build.buildDir() : prog->workdir;
     p.profile = sandbox::Profile::Native;
     for (const auto& e : prog->env) p.env.push_back(e);
+    // Its coverage counts under this run's fresh /out (native/Gcov.h): the run's alone.
+    if (!prog->gcov.empty())
+      for (auto& e : gcovEnvironment(std::string("/out/") + kGcovDir)) p.env.push_back(std::move(e));
     p.argv = {prog->binary};
     p.argv.insert(p.argv.end(), prog->args.begin(), prog->args.end());
     if (prog->framework == Framework::Plain) {
@@ -303,6 +310,20 @@ void runPrograms(const TestPlan& plan, const RunOptions& options, Staging& stagi
       if (options.onTestResult) options.onTestResult(r);
       result.tests.push_back(std::move(r));
     }
+  }
+  // The file under test's lines the programs ran (every TU that compiled or included it).
+  std::string gcov;
+  for (const Program* prog : programs)
+    if (gcov.empty()) gcov = prog->gcov;
+  if (!gcov.empty() && !out.empty() && !result.cancelled) {
+    GcovRun g;
+    g.gcov = gcov;
+    g.dataDir = out + "/" + kGcovDir;
+    g.sandboxDataDir = std::string("/out/") + kGcovDir;
+    g.files = {plan.sourceFile};
+    g.policy = basePolicy(plan, options, staging, nullptr);
+    g.policy.binds.push_back({out, "/out", false});
+    result.coverage = collectGcov(g, options);
   }
   // Frames in project files the run did not stage: their texts, for the diagnostics.
   std::set<std::string> have;

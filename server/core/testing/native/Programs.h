@@ -43,6 +43,9 @@ struct Program {
   bool perFile = false;
   std::string file;                  // where a plain program's failure is shown (its main)
   int line = 0;
+  // The gcov that reads the coverage counts of the program's objects (native/Gcov.h: compiled
+  // with --coverage by GCC); "" : none measured.
+  std::string gcov;
 };
 
 // The framework the sources use (by their #include lines and declarations); Plain when none.
