@@ -30,6 +30,9 @@ RunResult runNodeHarness(const TestPlan& plan, const RunOptions& options, Stagin
   cfg["tests"] = tests;
   cfg["select"] = plan.selected;
   cfg["budget"] = timeLimit(options);
+  // Line coverage of the file under test (issue 35), measured by js_coverage.js in the harness.
+  staging.addHarnessFile("js_coverage.js", harness::jsCoverage());
+  if (jsCoverageOn() && !plan.sourceFile.empty()) cfg["cover"] = nlohmann::json::array({staging.toSandbox(plan.sourceFile)});
   std::string harness = staging.addHarnessFile("node_harness.js", harness::nodeHarness());
   std::string reporter = staging.addHarnessFile("node_reporter.mjs", harness::nodeReporter());
   // Beside the harness, which requires them to rewrite the test files' asserts.
