@@ -386,19 +386,31 @@ function inlineMap(text) {
   }
 }
 
-// The prefix a runner wraps a module's code in, on its first line: jest's module wrapper,
-// vite-node's function head. V8's offsets count it; the source map does not.
-function wrapperLength(text) {
-  const m = /^\(\{"Object\.<anonymous>":function\([^)]*\)\{/.exec(text) ||
-            /^'use strict';async \([^)]*\)=>\{\{/.exec(text);
-  return m ? m[0].length : 0;
+// The text a runner wraps a module's code in: jest's module wrapper and vite-node's function,
+// each opening on the code's first line and closing after its last. V8's offsets count the
+// opening; the source map counts neither.
+function unwrap(text) {
+  const wrappers = [[/^\(\{"Object\.<anonymous>":function\([^)]*\)\{/, '\n}});'], [/^'use strict';async \([^)]*\)=>\{\{/, '\n}}']];
+  for (const [open, close] of wrappers) {
+    const m = open.exec(text);
+    if (m && text.endsWith(close)) return {offset: m[0].length, body: text.slice(m[0].length, text.length - close.length)};
+  }
+  return {offset: 0, body: text};
+}
+
+// The generated code without its closing source-map comments: what v8-to-istanbul is given as
+// the transpiled source (a range that ends in those comments would map nowhere).
+function withoutMapComments(text) {
+  let out = text;
+  for (let m; (m = /\n?[ \t]*\/\/[#@] sourceMapping(?:URL|Source)=[^\n]*\s*$/.exec(out));) out = out.slice(0, m.index);
+  return out;
 }
 
 // One script's functions -> Map(line -> count) over `file`'s code lines; null when it cannot.
 function scriptLines(file, text, functions) {
-  const wrapper = wrapperLength(text);
-  const body = text.slice(wrapper);
-  const map = inlineMap(body);
+  const {offset: wrapper, body: unwrapped} = unwrap(text);
+  const map = inlineMap(unwrapped);
+  const body = map ? withoutMapComments(unwrapped) : unwrapped;
   let orig, gen = null, sourceIndex = -1, origText;
   if (map) {
     const dir = path.dirname(file);
