@@ -22,9 +22,11 @@ R"GLJS(
 // produced no code (a TypeScript interface or type). Lines c8 is told to ignore
 // (`/* c8 ignore next */`, start/stop) are left out too.
 //
-// Neutral: the inspector session is this module's own; the Debugger domain (needed for the
-// transformed texts) is enabled only after the tests, never pauses (setSkipAllPauses) and is
-// disabled again; every failure is swallowed (no coverage is not "0 % covered"). Bounded: at
+// Neutral: the inspector session is this module's own; the texts of the targets are noted as
+// node compiles them (watchCompiles: the same calls with the same arguments and results); when
+// one was not seen, the Debugger domain is enabled only after the tests, never pauses
+// (setSkipAllPauses) and is disabled again; every failure is swallowed (no coverage is not
+// "0 % covered"). Bounded: at
 // most kMaxFiles files, kMaxScriptChars of text per script, kMaxScripts scripts per file.
 'use strict';
 const fs = require('fs');
@@ -70,11 +72,72 @@ function post(method, params) {
   return result;
 }
 
+// The texts the targets were compiled from, as the runner handed them to node (jest's vm.Script
+// or vm.compileFunction, vite-node's vm.runInThisContext, require hooks such as ts-node through
+// Module.prototype._compile): file -> [text]. Asking V8 for them instead (Debugger.enable) costs
+// a few hundred milliseconds in a process that loaded as much as jest has; reading them as they
+// pass costs nothing. A script none of these saw (an ES module through a load hook) falls back
+// to the Debugger.
+const compiled = new Map();
+
+function remember(filename, text) {
+  try {
+    if (typeof text !== 'string' || text.length > kMaxScriptChars) return;
+    const file = urlToPath(typeof filename === 'string' ? filename : '');
+    if (!file || !wanted.includes(file)) return;
+    const list = compiled.get(file) || [];
+    if (list.length < kMaxScripts && !list.includes(text)) list.push(text);
+    compiled.set(file, list);
+  } catch (e) {
+    // only a shortcut
+  }
+}
+
+// Wraps the entry points above so that each call is exactly what it was, plus remember().
+function watchCompiles() {
+  const vm = require('vm');
+  const Script = vm.Script;
+  vm.Script = class Script extends vm.Script {
+    constructor(code, options) {
+      super(code, options);
+      remember(typeof options === 'string' ? options : options && options.filename, code);
+    }
+  };
+  Object.defineProperty(vm.Script, 'name', {value: Script.name});
+  for (const name of ['runInThisContext', 'runInContext', 'runInNewContext']) {
+    const fn = vm[name];
+    if (typeof fn !== 'function') continue;
+    vm[name] = function (code, ...rest) {
+      const options = name === 'runInThisContext' ? rest[0] : rest[1];
+      remember(typeof options === 'string' ? options : options && options.filename, code);
+      return fn.call(this, code, ...rest);
+    };
+  }
+  const compileFunction = vm.compileFunction;
+  if (typeof compileFunction === 'function') {
+    vm.compileFunction = function (code, params, options) {
+      remember(options && options.filename, code);
+      return compileFunction.apply(this, arguments);
+    };
+  }
+  const Module = require('module');
+  const compile = Module.prototype._compile;
+  Module.prototype._compile = function (content, filename) {
+    remember(filename, content);
+    return compile.apply(this, arguments);
+  };
+}
+
 // Starts counting, once per thread; false when nothing is to be measured or cannot be.
 function start(files) {
   if (session) return true;
   wanted = targets(files);
   if (!wanted.length) return false;
+  try {
+    watchCompiles();
+  } catch (e) {
+    // the Debugger will tell
+  }
   try {
     const inspector = require('inspector');
     session = new inspector.Session();
@@ -471,20 +534,40 @@ function take() {
     const {result} = post('Profiler.takePreciseCoverage');
     const scripts = result.filter((s) => want.has(urlToPath(s.url)));
     if (!scripts.length) return [];
-    post('Debugger.enable', {maxScriptsCacheSize: 0});
-    debuggerOn = true;
-    post('Debugger.setSkipAllPauses', {skip: true});
     const seen = new Map();
+    const disk = new Map();
     for (const s of scripts) {
       const file = urlToPath(s.url);
       const n = (seen.get(file) || 0) + 1;
       seen.set(file, n);
       if (n > kMaxScripts) continue;
-      let text;
-      try {
-        text = post('Debugger.getScriptSource', {scriptId: s.scriptId}).scriptSource;
-      } catch (e) {
-        continue;
+      // The script's text: the one compiled whose length is the script's own range (V8's first
+      // function spans the whole script), else the file as it is when that fits and the file is
+      // plain JavaScript, else V8's copy through the Debugger.
+      const length = s.functions.length && s.functions[0].ranges.length ? s.functions[0].ranges[0].endOffset : -1;
+      let text = (compiled.get(file) || []).find((t) => t.length === length);
+      if (text === undefined && /\.[cm]?js$/.test(file)) {
+        if (!disk.has(file)) {
+          try {
+            disk.set(file, fs.readFileSync(file, 'utf8'));
+          } catch (e) {
+            disk.set(file, null);
+          }
+        }
+        const t = disk.get(file);
+        if (t !== null && t.length === length) text = t;
+      }
+      if (text === undefined) {
+        try {
+          if (!debuggerOn) {
+            post('Debugger.enable', {maxScriptsCacheSize: 0});
+            debuggerOn = true;
+            post('Debugger.setSkipAllPauses', {skip: true});
+          }
+          text = post('Debugger.getScriptSource', {scriptId: s.scriptId}).scriptSource;
+        } catch (e) {
+          continue;
+        }
       }
       if (typeof text !== 'string' || text.length > kMaxScriptChars) continue;
       let lines;
