@@ -79,6 +79,7 @@ function post(method, params) {
 // pass costs nothing. A script none of these saw (an ES module through a load hook) falls back
 // to the Debugger.
 const compiled = new Map();
+const textById = new Map();  // V8's scriptId -> the text found for it
 
 function remember(filename, text) {
   try {
@@ -492,6 +493,11 @@ function scriptLines(file, text, functions) {
     origText = body;
   }
   orig = buildLines(origText);
+  // v8-to-istanbul starts every line at 1 and lets the script's own range (always there the
+  // first time) set it. After a take() V8 reports only the functions that ran since, without the
+  // script's range: a line none of them holds did not run since.
+  const whole = functions.some((f) => f.ranges.length && f.ranges[0].startOffset === 0 && f.ranges[0].endOffset === text.length);
+  if (!whole) for (const l of orig.lines) l.count = 0;
   for (const fn of functions) {
     for (const range of fn.ranges) {
       let startCol, endCol;
@@ -544,8 +550,10 @@ function take() {
       // The script's text: the one compiled whose length is the script's own range (V8's first
       // function spans the whole script), else the file as it is when that fits and the file is
       // plain JavaScript, else V8's copy through the Debugger.
+      // (After a take() the script's range is left out: its text is the one found the first time.)
       const length = s.functions.length && s.functions[0].ranges.length ? s.functions[0].ranges[0].endOffset : -1;
-      let text = (compiled.get(file) || []).find((t) => t.length === length);
+      let text = textById.get(s.scriptId);
+      if (text === undefined) text = (compiled.get(file) || []).find((t) => t.length === length);
       if (text === undefined && /\.[cm]?js$/.test(file)) {
         if (!disk.has(file)) {
           try {
@@ -570,6 +578,7 @@ function take() {
         }
       }
       if (typeof text !== 'string' || text.length > kMaxScriptChars) continue;
+      if (textById.size < kMaxFiles * kMaxScripts) textById.set(s.scriptId, text);
       let lines;
       try {
         lines = scriptLines(file, text, s.functions);
