@@ -72,6 +72,8 @@ RunResult runNodeHarness(const TestPlan& plan, const RunOptions& options, Stagin
   if (!nodePath.empty()) p.env.push_back("NODE_PATH=" + nodePath);
   p.env.push_back("NODE_OPTIONS=");
   p.env.push_back("NO_COLOR=1");
+  // A warm spare counts coverage from its start (node_warm.js; js_coverage.js says why).
+  if (jsCoverageOn()) p.env.push_back("GL_COVERAGE=1");
   // node reads --test-name-pattern when node:test loads, so a run with a selection is not one
   // an interpreter started ahead could serve: it runs cold.
   if (options.warm && !options.executor && plan.selected.empty()) {
@@ -81,6 +83,7 @@ RunResult runNodeHarness(const TestPlan& plan, const RunOptions& options, Stagin
                           {".gl/acorn.js", harness::acornParser()},
                           {".gl/node_reporter.mjs", harness::nodeReporter()},
                           {".gl/node_warm.js", harness::nodeWarm()},
+                          {".gl/js_coverage.js", harness::jsCoverage()},
                           {".gl/ts_hook.mjs", harness::tsHook()},
                           {".gl/amaro.js", harness::amaroTransformer()}});
     } else {
@@ -88,7 +91,8 @@ RunResult runNodeHarness(const TestPlan& plan, const RunOptions& options, Stagin
                          {{".gl/node_rewrite.js", harness::nodeRewriter()},
                           {".gl/acorn.js", harness::acornParser()},
                           {".gl/node_reporter.mjs", harness::nodeReporter()},
-                          {".gl/node_warm.js", harness::nodeWarm()}});
+                          {".gl/node_warm.js", harness::nodeWarm()},
+                          {".gl/js_coverage.js", harness::jsCoverage()}});
     }
   }
   const PathMap& map = staging.pathMap();
