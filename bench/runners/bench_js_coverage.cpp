@@ -1,7 +1,7 @@
 // What measuring line coverage (issue 35) adds to a warm run on save of a JS/TS project's source
 // file: the TestService with warm spares (js_warm.js), each run with coverage (the default) and
-// without (GREENLIGHT_COVERAGE=0), interleaved so that both see the machine alike. Goal: with
-// coverage at most 1.15x without.
+// without (GREENLIGHT_COVERAGE=0), in blocks ordered with, without, without, with so that both
+// see the machine alike. Goal: with coverage at most 1.15x without.
 //
 //   BUILD/bench/runners/bench_js_coverage [--runs N] FILE...
 //   (FILE: a source file of an installed project, e.g. tests/projects/js/install.sh --into DIR,
@@ -31,14 +31,11 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-// With and without coverage are two spare shapes (GL_COVERAGE=1 in the environment: a spare
-// counts from its start), each asked for by the run of its mode: wait for both.
-void waitForWarmSpares(int n) {
+void waitForWarmSpare() {
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < until) {
-    int ready = 0;
-    for (const std::string& line : sb::describeSpares()) ready += line.rfind("warm ", 0) == 0;
-    if (ready >= n) return;
+    for (const std::string& line : sb::describeSpares())
+      if (line.rfind("warm ", 0) == 0) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
 }
@@ -67,22 +64,28 @@ int main(int argc, char** argv) {
     r.workspaceRoot = t::findWorkspaceRoot(file);
     std::vector<double> times[2];
     int warm[2] = {0, 0}, wrong[2] = {0, 0};
-    service.runNow(r);  // cold: asks for a warm spare of this shape
-    for (int i = 0; i < 2 * runs + 2; ++i) {
-      const int mode = i % 2;  // 0: with coverage, 1: without
+    // With and without coverage are two spare shapes (GL_COVERAGE=1 in the environment: a warm
+    // spare counts from its start). Blocks in the order with, without, without, with: the first
+    // run of a block is cold (it asks for the block's spare) and not timed.
+    const int order[4] = {0, 1, 1, 0};
+    for (int block = 0; block < 4; ++block) {
+      const int mode = order[block];
       if (mode == 0) unsetenv("GREENLIGHT_COVERAGE");
       else setenv("GREENLIGHT_COVERAGE", "0", 1);
-      waitForWarmSpares(i == 0 ? 1 : 2);
       service.clearCache();
-      const unsigned long before = sb::spareStats().warmUsed;
-      const auto t0 = std::chrono::steady_clock::now();
-      const t::RunOutcome o = service.runNow(r);
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      if (i < 2) continue;  // one of each to settle the caches
-      times[mode].push_back(ms);
-      warm[mode] += sb::spareStats().warmUsed > before;
-      if (o.result.coverage.empty() != (mode == 1)) ++wrong[mode];
+      service.runNow(r);
+      for (int i = 0; i < (runs + 1) / 2; ++i) {
+        waitForWarmSpare();
+        service.clearCache();
+        const unsigned long before = sb::spareStats().warmUsed;
+        const auto t0 = std::chrono::steady_clock::now();
+        const t::RunOutcome o = service.runNow(r);
+        times[mode].push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        warm[mode] += sb::spareStats().warmUsed > before;
+        if (o.result.coverage.empty() != (mode == 1)) ++wrong[mode];
+      }
     }
+    runs = static_cast<int>(times[0].size());
     unsetenv("GREENLIGHT_COVERAGE");
     const double with = median(times[0]), without = median(times[1]);
     std::printf("%s: warm run on save, medians of %d runs each\n", file.c_str(), runs);
