@@ -4,7 +4,8 @@
 # and is gitignored; a workspaces root installs its packages' hoisted node_modules once).
 #
 #   tests/projects/js/install.sh [--into DIR] [NAME...]
-#     NAME: jest-js jest-ts vitest-ts mocha-js mocha-ts monorepo (default: all of them), and with --into
+#     NAME: jest-js jest-ts vitest-ts mocha-js mocha-ts monorepo coverage-ref (default: all of them;
+#           coverage-ref is c8, the reference coverage_check.js compares line coverage with), and with --into
 #           vitest-ts-pnpm: vitest-ts installed by pnpm (pinned, `npx pnpm@9.15.0`) from its
 #           pnpm-lock.yaml, with pnpm's layout (node_modules/.pnpm, packages as symlinks) and its
 #           store in DIR/.pnpm-store
@@ -28,7 +29,7 @@ command -v npm >/dev/null || { echo "install.sh: npm is needed (apt-get install 
 pnpm_version=9.15.0
 projects=("$@")
 if [ ${#projects[@]} -eq 0 ]; then
-  projects=(jest-js jest-ts vitest-ts mocha-js mocha-ts monorepo)
+  projects=(jest-js jest-ts vitest-ts mocha-js mocha-ts monorepo coverage-ref)
   [ -z "$into" ] || projects+=(vitest-ts-pnpm)
 fi
 for p in "${projects[@]}"; do

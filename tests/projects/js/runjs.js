@@ -17,7 +17,8 @@ const path = require('path');
 const {spawnSync} = require('child_process');
 
 const HARNESS = path.resolve(__dirname, '../../../server/core/testing/harness');
-const GL_FILES = ['js_events.js', 'jest_reporter.js', 'vitest_reporter.mjs', 'mocha_reporter.js', 'js_probe.js',
+const GL_FILES = ['js_events.js', 'js_coverage.js', 'vitest_coverage.mjs', 'jest_reporter.js', 'vitest_reporter.mjs',
+  'mocha_reporter.js', 'js_probe.js',
   'js_warm.js', 'ts_hook.mjs'];
 
 // Greenlight's runner-side files, written out the way the runner stages them in /work/.gl: the

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -1031,6 +1033,20 @@ std::optional<TestPlan> JsRunnerAdapter::discover(const DiscoveryContext& ctx, s
   return plan;
 }
 
+bool jsCoverageOn() {
+  const char* v = std::getenv("GREENLIGHT_COVERAGE");
+  return v == nullptr || std::string_view(v) != "0";
+}
+
+bool stageJsCoverage(const TestPlan& plan, Staging& staging) {
+  staging.addHarnessFile("js_coverage.js", harness::jsCoverage());
+  if (!jsCoverageOn() || plan.sourceFile.empty()) return false;
+  nlohmann::json targets;
+  targets["files"] = nlohmann::json::array({plan.sourceFile});
+  staging.addHarnessFile("coverage_targets.json", targets.dump());
+  return true;
+}
+
 RunResult JsRunnerAdapter::run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const {
   const std::string runner(name());
   std::string error = sandboxUserCannotRead(plan.rootDir);
@@ -1049,6 +1065,7 @@ RunResult JsRunnerAdapter::run(const TestPlan& plan, const RunOptions& options, 
     return result;
   }
   staging.addHarnessFile("js_events.js", harness::jsEvents());
+  stageJsCoverage(plan, staging);
   const Command cmd = command(plan, *install, staging);
   sandbox::Policy p = basePolicy(plan, options, staging, &*node);
   p.workdir = plan.rootDir;
@@ -1074,6 +1091,8 @@ RunResult JsRunnerAdapter::run(const TestPlan& plan, const RunOptions& options, 
   p.env.insert(p.env.end(), {"NO_COLOR=1", "FORCE_COLOR=0", "CI=1", "NODE_OPTIONS=", "GL_ROOT=" + plan.rootDir,
                              "GL_WARM_RUNNER=" + runner, "GL_WARM_ROOT=" + plan.rootDir});
   p.env.insert(p.env.end(), cmd.env.begin(), cmd.env.end());
+  // A warm spare counts coverage from its start (js_warm.js; js_coverage.js says why).
+  if (jsCoverageOn()) p.env.push_back("GL_COVERAGE=1");
   if (options.warm && !options.executor) {
     std::vector<std::string> warmArgv = {nodeBin};
     warmArgv.insert(warmArgv.end(), cmd.nodeFlags.begin(), cmd.nodeFlags.end());
@@ -1088,6 +1107,7 @@ RunResult JsRunnerAdapter::run(const TestPlan& plan, const RunOptions& options, 
                                                     : ".gl/mocha_reporter.js";
     p.warm = warmStart(warmArgv, {{".gl/js_warm.js", harness::jsWarm()},
                                   {".gl/js_events.js", harness::jsEvents()},
+                                  {".gl/js_coverage.js", harness::jsCoverage()},
                                   {reporterPath, reporter},
                                   {".gl/vite_sandbox.mjs", harness::viteSandbox()}});
   }

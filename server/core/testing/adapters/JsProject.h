@@ -60,6 +60,16 @@ std::string jsPackageVersion(const std::string& name, const std::string& root);
 // cache and haste map), created on first use, writable by the sandbox's user; "" when there is
 // no cache directory. Only runs of the files as they are on disk write to it (see Jest.cpp).
 std::string runnerCacheDir(const std::string& runner, const std::string& root);
+
+// Line coverage of the file under test (issue 35): on unless greenlight's own environment has
+// GREENLIGHT_COVERAGE=0 (the with/without comparisons and the bench). Thread-safe (reads the
+// environment only).
+bool jsCoverageOn();
+// Stages what the JS runners measure coverage with (harness/js_coverage.js) and, when coverage
+// is on and the plan has a file under test, coverage_targets.json beside it naming that file (a
+// file, not an environment variable: the environment is part of a warm spare's shape, and a
+// spare must serve every file of its project). True when a target was written.
+bool stageJsCoverage(const TestPlan& plan, Staging& staging);
 // "1.6.1" >= {1, 6}
 bool versionAtLeast(const std::string& version, std::initializer_list<int> want);
 

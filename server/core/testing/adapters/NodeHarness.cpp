@@ -30,6 +30,9 @@ RunResult runNodeHarness(const TestPlan& plan, const RunOptions& options, Stagin
   cfg["tests"] = tests;
   cfg["select"] = plan.selected;
   cfg["budget"] = timeLimit(options);
+  // Line coverage of the file under test (issue 35), measured by js_coverage.js in the harness.
+  staging.addHarnessFile("js_coverage.js", harness::jsCoverage());
+  if (jsCoverageOn() && !plan.sourceFile.empty()) cfg["cover"] = nlohmann::json::array({staging.toSandbox(plan.sourceFile)});
   std::string harness = staging.addHarnessFile("node_harness.js", harness::nodeHarness());
   std::string reporter = staging.addHarnessFile("node_reporter.mjs", harness::nodeReporter());
   // Beside the harness, which requires them to rewrite the test files' asserts.
@@ -69,6 +72,8 @@ RunResult runNodeHarness(const TestPlan& plan, const RunOptions& options, Stagin
   if (!nodePath.empty()) p.env.push_back("NODE_PATH=" + nodePath);
   p.env.push_back("NODE_OPTIONS=");
   p.env.push_back("NO_COLOR=1");
+  // A warm spare counts coverage from its start (node_warm.js; js_coverage.js says why).
+  if (jsCoverageOn()) p.env.push_back("GL_COVERAGE=1");
   // node reads --test-name-pattern when node:test loads, so a run with a selection is not one
   // an interpreter started ahead could serve: it runs cold.
   if (options.warm && !options.executor && plan.selected.empty()) {
@@ -78,6 +83,7 @@ RunResult runNodeHarness(const TestPlan& plan, const RunOptions& options, Stagin
                           {".gl/acorn.js", harness::acornParser()},
                           {".gl/node_reporter.mjs", harness::nodeReporter()},
                           {".gl/node_warm.js", harness::nodeWarm()},
+                          {".gl/js_coverage.js", harness::jsCoverage()},
                           {".gl/ts_hook.mjs", harness::tsHook()},
                           {".gl/amaro.js", harness::amaroTransformer()}});
     } else {
@@ -85,7 +91,8 @@ RunResult runNodeHarness(const TestPlan& plan, const RunOptions& options, Stagin
                          {{".gl/node_rewrite.js", harness::nodeRewriter()},
                           {".gl/acorn.js", harness::acornParser()},
                           {".gl/node_reporter.mjs", harness::nodeReporter()},
-                          {".gl/node_warm.js", harness::nodeWarm()}});
+                          {".gl/node_warm.js", harness::nodeWarm()},
+                          {".gl/js_coverage.js", harness::jsCoverage()}});
     }
   }
   const PathMap& map = staging.pathMap();

@@ -36,7 +36,16 @@ class VitestAdapter final : public JsRunnerAdapter {
     c.nodeFlags.push_back("--import=" + staging.addHarnessFile("vite_sandbox.mjs", harness::viteSandbox()));
     c.argv = {"run"};
     c.argv.insert(c.argv.end(), plan.runnerArgs.begin(), plan.runnerArgs.end());
-    c.argv.insert(c.argv.end(), {"--reporter=" + reporter, "--no-cache", "--coverage.enabled=false"});
+    c.argv.insert(c.argv.end(), {"--reporter=" + reporter, "--no-cache"});
+    // Coverage of the file under test (issue 35) through greenlight's provider, which replaces
+    // the project's coverage settings for the run (nothing written, no thresholds); else none.
+    if (jsCoverageOn() && !plan.sourceFile.empty()) {
+      c.argv.insert(c.argv.end(), {"--coverage.enabled=true", "--coverage.provider=custom",
+                                   "--coverage.customProviderModule=" +
+                                       staging.addHarnessFile("vitest_coverage.mjs", harness::vitestCoverage())});
+    } else {
+      c.argv.push_back("--coverage.enabled=false");
+    }
     if (versionAtLeast(vite, {6, 1})) c.argv.insert(c.argv.end(), {"--configLoader", "runner"});
     if (versionAtLeast(install.version, {3})) c.argv.push_back("--includeTaskLocation");
     if (versionAtLeast(install.version, {1}) && !versionAtLeast(install.version, {4})) c.argv.push_back("--minWorkers=0");

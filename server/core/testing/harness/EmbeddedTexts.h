@@ -49,6 +49,12 @@ inline constexpr char kAcorn[] =
 inline constexpr char kJsEvents[] =
 #include "js_events.js"
     ;
+inline constexpr char kJsCoverage[] =
+#include "js_coverage.js"
+    ;
+inline constexpr char kVitestCoverage[] =
+#include "vitest_coverage.mjs"
+    ;
 inline constexpr char kJestReporter[] =
 #include "jest_reporter.js"
     ;

@@ -34,6 +34,8 @@ using embedded::kAcorn;
 using embedded::kAmaro;
 using embedded::kJestReporter;
 using embedded::kJsEvents;
+using embedded::kJsCoverage;
+using embedded::kVitestCoverage;
 using embedded::kJsProbe;
 using embedded::kJsWarm;
 using embedded::kViteSandbox;
@@ -59,6 +61,8 @@ std::string_view nodeReporter() { return unwrap(kReporter, "*/", "/*"); }
 std::string_view nodeRewriter() { return unwrap(kRewriter, "*/", "/*"); }
 std::string_view acornParser() { return {kAcorn, sizeof kAcorn - 1}; }
 std::string_view jsEvents() { return unwrap(kJsEvents, "*/", "/*"); }
+std::string_view jsCoverage() { return unwrap(kJsCoverage, "*/", "/*"); }
+std::string_view vitestCoverage() { return unwrap(kVitestCoverage, "*/", "/*"); }
 std::string_view jestReporter() { return unwrap(kJestReporter, "*/", "/*"); }
 std::string_view vitestReporter() { return unwrap(kVitestReporter, "*/", "/*"); }
 std::string_view mochaReporter() { return unwrap(kMochaReporter, "*/", "/*"); }

@@ -25,6 +25,10 @@ std::string_view acornParser();     // third_party/acorn/acorn.js, the parser no
 // Project runners (EVENTS.md), written together to /work/.gl: the reporters require
 // js_events.js beside them by path.
 std::string_view jsEvents();        // js_events.js: the event writer and helpers the reporters share
+// Line coverage of GREENLIGHT_COVER's files (issue 35): js_coverage.js beside the reporters and
+// the node harness; vitest_coverage.mjs, vitest's custom coverage provider that runs it in workers.
+std::string_view jsCoverage();      // js_coverage.js
+std::string_view vitestCoverage();  // vitest_coverage.mjs: --coverage.customProviderModule=/work/.gl/vitest_coverage.mjs
 std::string_view jestReporter();    // jest_reporter.js: --reporters=/work/.gl/jest_reporter.js
 std::string_view vitestReporter();  // vitest_reporter.mjs: --reporter=/work/.gl/vitest_reporter.mjs
 std::string_view mochaReporter();   // mocha_reporter.js: --require and --reporter /work/.gl/mocha_reporter.js

@@ -20,6 +20,7 @@ R"GLJS(
 const path = require('path');
 const util = require('util');
 const ev = require(path.join(__dirname, 'js_events.js'));
+const cov = require(path.join(__dirname, 'js_coverage.js'));
 
 // jest's own value renderer, from the jest that loaded this reporter: jest-matcher-utils (as
 // the matchers print "Expected: ..."), else pretty-format, else util.inspect.
@@ -59,6 +60,8 @@ const TIMEOUT = /^thrown: "?Exceeded timeout of \d+ ?ms|Exceeded timeout of \d+ 
 
 class GreenlightJestReporter {
   constructor(globalConfig, options) {
+    // In band, the tests run in this process: counting starts before jest loads the first one.
+    cov.start();
     this.globalConfig = globalConfig || {};
     this.root = (options && options.root) || process.env.GL_ROOT || process.cwd();
     this.stringify = null;
@@ -275,6 +278,7 @@ class GreenlightJestReporter {
     const success = !(a.numFailedTests > 0 || a.numRuntimeErrorTestSuites > 0 ||
       (a.snapshot && a.snapshot.failure) || a.runExecError);
     const failCode = this.globalConfig.testFailureExitCode == null ? 1 : this.globalConfig.testFailureExitCode;
+    cov.report(ev.emit);
     ev.emit({ev: 'done', ran: this.ran, exit: success ? 0 : failCode});
   }
 

@@ -244,6 +244,14 @@ function preload(bases, name) {
 }
 
 async function greenlightWarmLoad() {
+  // Line coverage (issue 35) counts from here, before the runner loads (js_coverage.js: prestart).
+  if (process.env.GL_COVERAGE === '1') {
+    try {
+      require(path.join(__dirname, 'js_coverage.js')).prestart();
+    } catch (e) {
+      // the run starts it, later and slower
+    }
+  }
   const runner = process.env.GL_WARM_RUNNER;
   const root = process.env.GL_WARM_ROOT || process.cwd();
   // In the directory the run will have (the project's): modules capture it when they load

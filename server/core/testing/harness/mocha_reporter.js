@@ -17,6 +17,7 @@ R"GLJS(
 'use strict';
 const path = require('path');
 const ev = require(path.join(__dirname, 'js_events.js'));
+const cov = require(path.join(__dirname, 'js_coverage.js'));
 
 const STATE = Symbol.for('greenlight.mocha');
 
@@ -101,8 +102,11 @@ function install() {
     reportLoadError(state.loading || '', error);
     ev.emit({ev: 'done', ran: 0, exit: 1});
   };
+  // Counting starts as the spec files (and what they import) load: at the run, also when this
+  // module was loaded ahead by a warm spare.
   const loadFiles = Mocha.prototype.loadFiles;
   Mocha.prototype.loadFiles = function () {
+    cov.start();
     narrow(this);
     track(this);
     try {
@@ -115,6 +119,7 @@ function install() {
   const loadFilesAsync = Mocha.prototype.loadFilesAsync;
   if (loadFilesAsync) {
     Mocha.prototype.loadFilesAsync = function () {
+      cov.start();
       narrow(this);
       track(this);
       return loadFilesAsync.apply(this, arguments).catch((e) => {
@@ -227,6 +232,7 @@ class GreenlightMochaReporter {
   }
 
   onEnd() {
+    cov.report(ev.emit);
     ev.emit({ev: 'done', ran: this.ran, exit: Math.min(this.runner.failures || 0, 255)});
   }
 

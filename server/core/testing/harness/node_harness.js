@@ -477,6 +477,16 @@ function watchNodeTests() {
 }
 
 async function main() {
+  // Line coverage of the file under test (issue 35): counting starts before any test file loads.
+  let cov = null;
+  if (Array.isArray(cfg.cover) && cfg.cover.length) {
+    try {
+      cov = require('./js_coverage.js');
+      cov.start(cfg.cover);
+    } catch (e) {
+      cov = null;
+    }
+  }
   const usesNodeTest = (f) => {
     try {
       return /['"](node:)?test['"]/.test(fs.readFileSync(f, 'utf8'));
@@ -515,7 +525,11 @@ async function main() {
       emit(Object.assign({ev: 'result', name, file, line: 1, duration_ms: ms}, res));
     }
   }
-  process.on('exit', () => emit({ev: 'done'}));
+  process.on('exit', () => {
+    // node:test's tests have all run by now.
+    if (cov) cov.report(emit);
+    emit({ev: 'done'});
+  });
 }
 
 main().catch((err) => {

@@ -1,0 +1,101 @@
+// What measuring line coverage (issue 35) adds to a warm run on save of a JS/TS project's source
+// file: the TestService with warm spares (js_warm.js), each run with coverage (the default) and
+// without (GREENLIGHT_COVERAGE=0), in blocks ordered with, without, without, with so that both
+// see the machine alike. Goal: with coverage at most 1.15x without.
+//
+//   BUILD/bench/runners/bench_js_coverage [--runs N] FILE...
+//   (FILE: a source file of an installed project, e.g. tests/projects/js/install.sh --into DIR,
+//    then DIR/jest-ts/src/set.ts DIR/vitest-ts/src/template.ts)
+// Prints, per file, the median wall-clock time of each mode, the ratio, and how many runs were
+// warm; a run whose coverage (or its absence) is not what the mode asks for is reported.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/testing/Discovery.h"
+#include "core/testing/TestService.h"
+#include "sandbox/Sandbox.h"
+
+namespace t = greenlight::core::testing;
+namespace sb = greenlight::sandbox;
+
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+void waitForWarmSpare() {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < until) {
+    for (const std::string& line : sb::describeSpares())
+      if (line.rfind("warm ", 0) == 0) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int runs = 10;
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
+    else files.push_back(a);
+  }
+  if (files.empty()) {
+    std::fprintf(stderr, "usage: bench_js_coverage [--runs N] FILE...\n");
+    return 2;
+  }
+  t::TestService::Options options;
+  options.workers = 1;
+  t::TestService service(options);
+  sb::keepSpares(true);
+  for (const std::string& file : files) {
+    t::RunRequest r;
+    r.path = file;
+    r.workspaceRoot = t::findWorkspaceRoot(file);
+    std::vector<double> times[2];
+    int warm[2] = {0, 0}, wrong[2] = {0, 0};
+    // With and without coverage are two spare shapes (GL_COVERAGE=1 in the environment: a warm
+    // spare counts from its start). Blocks in the order with, without, without, with: the first
+    // run of a block is cold (it asks for the block's spare) and not timed.
+    const int order[4] = {0, 1, 1, 0};
+    for (int block = 0; block < 4; ++block) {
+      const int mode = order[block];
+      if (mode == 0) unsetenv("GREENLIGHT_COVERAGE");
+      else setenv("GREENLIGHT_COVERAGE", "0", 1);
+      service.clearCache();
+      service.runNow(r);
+      for (int i = 0; i < (runs + 1) / 2; ++i) {
+        waitForWarmSpare();
+        service.clearCache();
+        const unsigned long before = sb::spareStats().warmUsed;
+        const auto t0 = std::chrono::steady_clock::now();
+        const t::RunOutcome o = service.runNow(r);
+        times[mode].push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        warm[mode] += sb::spareStats().warmUsed > before;
+        if (o.result.coverage.empty() != (mode == 1)) ++wrong[mode];
+      }
+    }
+    runs = static_cast<int>(times[0].size());
+    unsetenv("GREENLIGHT_COVERAGE");
+    const double with = median(times[0]), without = median(times[1]);
+    std::printf("%s: warm run on save, medians of %d runs each\n", file.c_str(), runs);
+    std::printf("  without coverage %8.1f ms  (%d/%d warm)\n", without, warm[1], runs);
+    std::printf("  with coverage    %8.1f ms  (%d/%d warm)  ratio %.3f (goal <= 1.15)\n", with, warm[0], runs,
+                without > 0 ? with / without : 0.0);
+    if (wrong[0] || wrong[1])
+      std::printf("  NOTE: %d run(s) with coverage measured nothing, %d without measured something\n", wrong[0], wrong[1]);
+    std::fflush(stdout);
+  }
+  sb::keepSpares(false);
+  return 0;
+}
