@@ -15,7 +15,9 @@ int TargetCoverage::percent() const {
 
 bool coverageEnabled() {
   const char* v = std::getenv("GREENLIGHT_COVERAGE");
-  return v == nullptr || std::string_view(v) != "0";
+  if (v == nullptr) return true;
+  const std::string_view s = v;
+  return !(s == "0" || s == "off" || s == "false" || s == "no");
 }
 
 const FileCoverage* findCoverage(const std::vector<FileCoverage>& coverage, const std::string& file) {

@@ -1,6 +1,7 @@
 // runPlan: stage, build the sandbox policy for the language, run, fold the harness events into
 // results, map paths back to the host, and turn failures into diagnostics.
 #include "core/testing/Runner.h"
+#include "core/testing/Coverage.h"
 
 #include <unistd.h>
 
@@ -373,6 +374,7 @@ std::string runFingerprint(const TestPlan& plan, const RunOptions& options) {
   j["runnerArgs"] = plan.runnerArgs;
   j["namePattern"] = plan.namePattern;
   j["withDoctests"] = options.doctests;
+  j["coverage"] = coverageEnabled();  // a run measured or not: different results, different builds
   j["timeout"] = timeLimit(options);
   j["hang"] = options.hangSeconds;
   j["sandbox"] = configToJson(options.config)["sandbox"];

@@ -1,5 +1,6 @@
 #include "core/testing/adapters/JsProject.h"
 #include "core/testing/ContentHash.h"
+#include "core/testing/Coverage.h"
 #include "core/testing/Discovery.h"
 
 #include <sys/stat.h>
@@ -1033,10 +1034,7 @@ std::optional<TestPlan> JsRunnerAdapter::discover(const DiscoveryContext& ctx, s
   return plan;
 }
 
-bool jsCoverageOn() {
-  const char* v = std::getenv("GREENLIGHT_COVERAGE");
-  return v == nullptr || std::string_view(v) != "0";
-}
+bool jsCoverageOn() { return coverageEnabled(); }
 
 bool stageJsCoverage(const TestPlan& plan, Staging& staging) {
   staging.addHarnessFile("js_coverage.js", harness::jsCoverage());

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/testing/Coverage.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/cmake/PrivateBuild.h"
 #include "support/Log.h"
@@ -28,12 +29,7 @@ bool endsWith(const std::string& s, std::string_view tail) {
 
 }  // namespace
 
-bool coverageEnabled() {
-  const char* v = std::getenv("GREENLIGHT_COVERAGE");
-  if (!v) return true;
-  const std::string s = v;
-  return !(s == "0" || s == "off" || s == "false" || s == "no");
-}
+bool coverageEnabled() { return testing::coverageEnabled(); }
 
 std::string gcovFor(const std::string& compilerId, const std::string& version) {
   if (!compilerId.empty() && compilerId != "GNU") return "";
