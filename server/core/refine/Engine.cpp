@@ -444,7 +444,6 @@ void RefineLoop::proposeTests() {
       if (ours) proposal.flagged.push_back(std::move(f));
     }
   }
-  result_.bestRun = run;
   result_.proposal = std::move(proposal);
   result_.status = "tests_proposed";
   result_.noTests = false;
