@@ -464,7 +464,8 @@ void RefineLoop::preparePrompt() {
   }
   for (const auto& f : plan_->testFiles) {
     if (synthetic_ && f == synthetic_->path && result_.testsFromComment) continue;
-    if (auto text = t::readSource(f, req_.overlay)) prompt_.tests.push_back({relativePath(f, root_), *text});
+    // Through the loop's overlay: the accepted tests exist only there until the edit lands.
+    if (auto text = t::readSource(f, discovery_.overlay)) prompt_.tests.push_back({relativePath(f, root_), *text});
   }
   if (const std::string secret = model_.secret(); !secret.empty()) prompt_.secrets.push_back(secret);
 

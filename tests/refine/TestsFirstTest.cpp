@@ -1,0 +1,215 @@
+// Tests first (issue 36) end to end through `greenlight generate`: the real binary, the scripted
+// model on 127.0.0.1 and the real sandbox. The model answers the test-writing request with
+// tests, and the implementation request wrong first, right only when the prompt carries the
+// failure; so "passes in exactly 2 rounds" also proves the accepted tests are what ran.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+
+#include "GenerateFixture.h"
+
+using namespace greenlight::test::refine;
+using nlohmann::json;
+
+namespace {
+
+const char* kDurPy =
+    "# parse_duration(text): \"1h30m\" -> 5400 seconds; \"90s\" -> 90; raises ValueError on junk\n"
+    "def parse_duration(text):\n"
+    "    raise NotImplementedError\n";
+
+// What the model proposes: three real tests and one that passes on any stub.
+const char* kProposed =
+    "from dur import parse_duration\n\n\n"
+    "def test_hours_minutes():\n    assert parse_duration(\"1h30m\") == 5400\n\n\n"
+    "def test_seconds():\n    assert parse_duration(\"90s\") == 90\n\n\n"
+    "def test_junk():\n    try:\n        parse_duration(\"junk\")\n    except ValueError:\n        return\n"
+    "    assert False, \"no ValueError\"\n\n\n"
+    "def test_trivial():\n    assert True\n";
+
+// The user's edit: durations in MINUTES, and test_trivial gone.
+const char* kEdited =
+    "from dur import parse_duration\n\n\n"
+    "def test_hours_minutes():\n    assert parse_duration(\"1h30m\") == 90\n\n\n"
+    "def test_minutes():\n    assert parse_duration(\"45m\") == 45\n";
+
+const char* kSecondsImpl =
+    "def parse_duration(text):\n"
+    "    import re\n"
+    "    m = re.fullmatch(r'(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?', text)\n"
+    "    if not text or not m:\n"
+    "        raise ValueError(text)\n"
+    "    h, mi, s = (int(g or 0) for g in m.groups())\n"
+    "    return h * 3600 + mi * 60 + s";
+
+const char* kMinutesImpl =
+    "def parse_duration(text):\n"
+    "    import re\n"
+    "    m = re.fullmatch(r'(?:(\\d+)h)?(?:(\\d+)m)?', text)\n"
+    "    if not text or not m:\n"
+    "        raise ValueError(text)\n"
+    "    h, mi = (int(g or 0) for g in m.groups())\n"
+    "    return h * 60 + mi";
+
+// Tests for the test-writing request; for the implementation: wrong (0) first, then the version
+// whose evidence the failure carries: seconds for the proposed tests, minutes for the edited ones.
+json script(const std::string& tests = kProposed) {
+  return {{"rules",
+           json::array({{{"match", "Write the tests for parse_duration()"}, {"text", fenced("python", tests)}},
+                        {{"match", "1h30m\") returned 0, expected 90\n"}, {"text", fenced("python", kMinutesImpl)}},
+                        {{"match", "parse_duration()"},
+                         {"wrong", fenced("python", "def parse_duration(text):\n    return 0")},
+                         {"right", fenced("python", kSecondsImpl)},
+                         {"evidence", "returned 0, expected 5400"}}})}};
+}
+
+std::string describe(const GenerateRun& r) {
+  return "exit " + std::to_string(r.exitCode) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
+}
+
+}  // namespace
+
+TEST_CASE("tests first, plain python: proposed from the comment alone, a stub-passing test flagged, nothing written",
+          "[refine][e2e][testsfirst]") {
+  Workspace ws;
+  ws.write("dur.py", kDurPy);
+  ScriptedModel model(script());
+  auto r = generate(ws, &model, {"dur.py:1", "--tests-first", "--json"});
+  INFO(describe(r));
+  REQUIRE(r.exitCode == 3);
+  const json& j = r.json;
+  REQUIRE(j.is_object());
+  CHECK(j["status"] == "tests_proposed");
+  CHECK(j["applied"] == false);
+  CHECK(j["edit"].is_null());
+  const json& t = j["tests"];
+  CHECK(t["file"] == ws.path("test_dur.py"));
+  CHECK(t["uri"] == "file://" + ws.path("test_dur.py"));
+  CHECK(t["exists"] == false);
+  CHECK_FALSE(t.contains("original"));
+  CHECK(t["text"] == kProposed);
+  CHECK(t["count"] == 4);
+  CHECK(t["names"] == json::array({"test_hours_minutes", "test_seconds", "test_junk", "test_trivial"}));
+  REQUIRE(t["flagged"].size() == 1);
+  CHECK(t["flagged"][0]["name"] == "test_trivial");
+  CHECK(t["flagged"][0]["line"] == 20);
+  CHECK(t["flagged"][0]["message"] == "passes on the stub: it asserts nothing about parse_duration");
+  CHECK(t["error"].is_null());
+  // One request, the test-writing one: the comment, the stub, where and how; no implementation.
+  auto requests = model.requests();
+  REQUIRE(requests.size() == 1);
+  const std::string prompt = requests[0]["body"].dump();
+  CHECK_THAT(prompt, Catch::Contains("1h30m"));
+  CHECK_THAT(prompt, Catch::Contains("raise NotImplementedError"));
+  CHECK_THAT(prompt, Catch::Contains("test_dur.py"));
+  CHECK_THAT(prompt, Catch::Contains("from dur import parse_duration"));
+  CHECK(prompt.find("re.fullmatch") == std::string::npos);
+  CHECK(prompt.find("return 0") == std::string::npos);
+  // Nothing written: the workspace is as it was.
+  CHECK(ws.files() == std::vector<std::string>{".greenlight.json", "dur.py"});
+  CHECK(ws.read("dur.py") == kDurPy);
+}
+
+TEST_CASE("tests first: without --json or a terminal the proposal is printed and nothing is written",
+          "[refine][e2e][testsfirst]") {
+  Workspace ws;
+  ws.write("dur.py", kDurPy);
+  ScriptedModel model(script());
+  auto r = generate(ws, &model, {"dur.py:2", "--tests-first", "--apply"});
+  INFO(describe(r));
+  CHECK(r.exitCode == 3);
+  CHECK(r.out == kProposed);
+  CHECK_THAT(r.err, Catch::Contains("test_dur.py:20: warning: test_trivial: passes on the stub"));
+  CHECK_THAT(r.err, Catch::Contains("nothing written"));
+  CHECK(ws.files() == std::vector<std::string>{".greenlight.json", "dur.py"});
+}
+
+TEST_CASE("tests first: --yes --apply accepts, runs the loop against the tests, writes both files",
+          "[refine][e2e][testsfirst]") {
+  Workspace ws;
+  ws.write("dur.py", kDurPy);
+  ScriptedModel model(script());
+  auto r = generate(ws, &model, {"dur.py:1", "--tests-first", "--yes", "--apply", "--json"});
+  INFO(describe(r));
+  REQUIRE(r.exitCode == 0);
+  const json& j = r.json;
+  CHECK(j["status"] == "passed");
+  CHECK(j["applied"] == true);
+  CHECK(j["tests"] == json({{"uri", "file://" + ws.path("test_dur.py")}, {"file", ws.path("test_dur.py")}, {"count", 4}, {"new", true}}));
+  CHECK(j["summary"]["rounds"] == 2);
+  CHECK(j["summary"]["passed"] == 4);
+  CHECK_THAT(r.err, Catch::Contains("test_trivial: passes on the stub"));
+  CHECK(ws.read("test_dur.py") == kProposed);
+  CHECK_THAT(ws.read("dur.py"), Catch::Contains("return h * 3600 + mi * 60 + s"));
+  // Three requests: the tests, then the code twice; the code's requests are separate ones.
+  auto requests = model.requests();
+  REQUIRE(requests.size() == 3);
+  CHECK(requests[0]["body"].dump().find("tester") != std::string::npos);
+  CHECK(requests[1]["body"].dump().find("tester") == std::string::npos);
+  CHECK_THAT(model.lastUser(1), Catch::Contains("def test_seconds"));
+}
+
+TEST_CASE("tests first: the user's edit is what the code must pass (--tests-file)", "[refine][e2e][testsfirst]") {
+  Workspace ws;
+  ws.write("dur.py", kDurPy);
+  const std::string edited = ws.root() + ".edited_tests.py";
+  {
+    std::ofstream(edited) << kEdited;
+  }
+  ScriptedModel model(script());
+  auto r = generate(ws, &model, {"dur.py:1", "--tests-file", edited, "--apply", "--json"});
+  std::remove(edited.c_str());
+  INFO(describe(r));
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.json["status"] == "passed");
+  CHECK(r.json["tests"]["count"] == 2);
+  CHECK(r.json["summary"]["rounds"] == 2);
+  // The minutes version passed: the seconds one (right for the proposal) would not have.
+  CHECK(r.json["code"] == kMinutesImpl);
+  CHECK(ws.read("test_dur.py") == kEdited);
+  CHECK_THAT(model.lastUser(1), Catch::Contains("returned 0, expected 90"));
+  // No test-writing request: the tests were given.
+  for (const auto& req : model.requests()) CHECK(req["body"].dump().find("Write the tests for") == std::string::npos);
+}
+
+TEST_CASE("tests first, pytest project with tests/: placed in tests/, imported through the src/ package",
+          "[refine][e2e][testsfirst]") {
+  Workspace ws;
+  ws.write("pyproject.toml", "[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n");
+  ws.write("src/timing/__init__.py", "");
+  ws.write("src/timing/dur.py", kDurPy);
+  ws.write("tests/test_other.py", "import pytest\nfrom timing import other\n\n\ndef test_x():\n    assert other.x() == 1\n");
+  ws.write("src/timing/other.py", "def x():\n    return 1\n");
+  std::string tests = std::string(kProposed);
+  tests.replace(0, std::string("from dur import").size(), "from timing.dur import");
+  ScriptedModel model(script(tests));
+  auto r = generate(ws, &model, {"src/timing/dur.py:1", "--tests-first", "--json"});
+  INFO(describe(r));
+  if (r.exitCode == 2 && r.err.find("pytest") != std::string::npos) {
+    WARN("SKIP: no interpreter here imports pytest (scripts/deps.sh installs python3-pytest)");
+    return;
+  }
+  REQUIRE(r.exitCode == 3);
+  CHECK(r.json["tests"]["file"] == ws.path("tests/test_dur.py"));
+  CHECK(r.json["tests"]["flagged"].size() == 1);
+  CHECK(r.json["tests"]["error"].is_null());
+  const std::string prompt = model.requests().at(0)["body"].dump();
+  CHECK_THAT(prompt, Catch::Contains("from timing.dur import parse_duration"));
+  CHECK_THAT(prompt, Catch::Contains("pytest"));
+  CHECK_THAT(prompt, Catch::Contains("tests/test_other.py"));
+  CHECK(ws.files() == std::vector<std::string>{".greenlight.json", "pyproject.toml", "src/timing/__init__.py",
+                                                     "src/timing/dur.py", "src/timing/other.py", "tests/test_other.py"});
+}
+
+TEST_CASE("tests first: without --tests-first (generate.testsFirst \"ask\") the CLI keeps the unverified result", "[refine][e2e][testsfirst]") {
+  Workspace ws;
+  ws.write("dur.py", kDurPy);
+  ScriptedModel model(script());
+  auto r = generate(ws, &model, {"dur.py:1", "--json"});
+  INFO(describe(r));
+  CHECK(r.exitCode == 3);
+  CHECK(r.json["status"] == "unverified");
+  CHECK_FALSE(r.json.contains("tests"));
+  for (const auto& req : model.requests()) CHECK(req["body"].dump().find("Write the tests for") == std::string::npos);
+}
