@@ -213,3 +213,40 @@ TEST_CASE("tests first: without --tests-first (generate.testsFirst \"ask\") the 
   CHECK_FALSE(r.json.contains("tests"));
   for (const auto& req : model.requests()) CHECK(req["body"].dump().find("Write the tests for") == std::string::npos);
 }
+
+TEST_CASE("tests first, plain JavaScript: node:test beside the module, the new function exported, both files written",
+          "[refine][e2e][testsfirst]") {
+  Workspace ws;
+  const char* source = "// slugify(text): lowercase words joined by \"-\"; \"Hello World\" -> \"hello-world\"\n\n";
+  ws.write("slug.js", source);
+  const char* tests =
+      "const test = require('node:test');\nconst assert = require('node:assert');\nconst { slugify } = require('./slug.js');\n\n"
+      "test('two words', () => {\n  assert.strictEqual(slugify('Hello World'), 'hello-world');\n});\n\n"
+      "test('one word', () => {\n  assert.strictEqual(slugify('Hi'), 'hi');\n});\n";
+  const char* body = "function slugify(text) {\n  return text.toLowerCase().split(/\\s+/).filter(Boolean).join('-');\n}\n";
+  // Wrong first: the function is not exported, so the tests cannot call it.
+  json js = {{"rules",
+              json::array({{{"match", "Write the tests for slugify()"}, {"text", fenced("javascript", tests)}},
+                           {{"match", "slugify()"},
+                            {"wrong", fenced("javascript", body)},
+                            {"right", fenced("javascript", std::string(body) + "module.exports = { slugify };\n")},
+                            {"evidence", "slugify is not a function"}}})}};
+  ScriptedModel model(js);
+  auto proposed = generate(ws, &model, {"slug.js:1", "--tests-first", "--json"});
+  INFO(describe(proposed));
+  REQUIRE(proposed.exitCode == 3);
+  CHECK(proposed.json["tests"]["file"] == ws.path("slug.test.js"));
+  CHECK(proposed.json["tests"]["names"] == json::array({"two words", "one word"}));
+  CHECK(proposed.json["tests"]["flagged"] == json::array());
+  CHECK_THAT(model.requests().at(0)["body"].dump(), Catch::Contains("require('./slug.js')"));
+  CHECK(ws.files() == std::vector<std::string>{".greenlight.json", "slug.js"});
+
+  auto r = generate(ws, &model, {"slug.js:1", "--tests-first", "--yes", "--apply", "--json"});
+  INFO(describe(r));
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.json["summary"]["rounds"] == 2);
+  CHECK(r.json["tests"]["count"] == 2);
+  CHECK(ws.read("slug.test.js") == tests);
+  CHECK_THAT(ws.read("slug.js"), Catch::Contains("join('-')"));
+  CHECK_THAT(ws.read("slug.js"), Catch::Contains("slugify"));
+}
