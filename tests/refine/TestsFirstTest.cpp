@@ -250,3 +250,39 @@ TEST_CASE("tests first, plain JavaScript: node:test beside the module, the new f
   CHECK_THAT(ws.read("slug.js"), Catch::Contains("join('-')"));
   CHECK_THAT(ws.read("slug.js"), Catch::Contains("slugify"));
 }
+
+TEST_CASE("tests first, C++ without a build: an assert program beside the source, a main that asserts nothing flagged",
+          "[refine][e2e][testsfirst]") {
+  Workspace ws;
+  const char* source = "// clamp_add(a, b, hi): a + b, but never more than hi\nint clamp_add(int a, int b, int hi) {\n  throw 0;\n}\n";
+  ws.write("add.cpp", source);
+  const char* tests =
+      "#include <cassert>\n#include \"add.cpp\"\n\nint main() {\n  assert(clamp_add(2, 3, 10) == 5);\n"
+      "  assert(clamp_add(8, 5, 10) == 10);\n  return 0;\n}\n";
+  json cxx = {{"rules",
+               json::array({{{"match", "Write the tests for clamp_add()"}, {"text", fenced("cpp", tests)}},
+                            {{"match", "clamp_add()"},
+                             {"text", fenced("cpp", "int clamp_add(int a, int b, int hi) {\n  return a + b > hi ? hi : a + b;\n}")}}})}};
+  ScriptedModel model(cxx);
+  auto r = generate(ws, &model, {"add.cpp:1", "--tests-first", "--yes", "--apply", "--json"});
+  INFO(describe(r));
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.json["tests"]["file"] == ws.path("add_test.cpp"));
+  CHECK(r.json["tests"]["count"] == 1);
+  CHECK(ws.read("add_test.cpp") == tests);
+  CHECK_THAT(ws.read("add.cpp"), Catch::Contains("return a + b > hi ? hi : a + b;"));
+  CHECK_THAT(model.requests().at(0)["body"].dump(), Catch::Contains("#include \\\"add.cpp\\\""));
+
+  // A program that asserts nothing passes on the stub: flagged, nothing written.
+  Workspace empty;
+  empty.write("add.cpp", source);
+  const json idleScript = {{"rules", json::array({{{"match", "Write the tests for clamp_add()"},
+                                                  {"text", fenced("cpp", "#include \"add.cpp\"\n\nint main() {\n  return 0;\n}\n")}}})}};
+  ScriptedModel idle(idleScript);
+  auto p = generate(empty, &idle, {"add.cpp:1", "--tests-first", "--json"});
+  INFO(describe(p));
+  REQUIRE(p.exitCode == 3);
+  REQUIRE(p.json["tests"]["flagged"].size() == 1);
+  CHECK(p.json["tests"]["flagged"][0]["name"] == "main");
+  CHECK(empty.files() == std::vector<std::string>{".greenlight.json", "add.cpp"});
+}

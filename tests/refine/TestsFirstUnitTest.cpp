@@ -80,13 +80,23 @@ TEST_CASE("tests first placement, python: beside the module without tests/, else
   }
 }
 
-TEST_CASE("tests first placement: C++ and jest/vitest/mocha projects say why they are not served", "[refine][testsfirst]") {
+TEST_CASE("tests first placement: C++ without a build beside the source; a build, jest/vitest/mocha say why not",
+          "[refine][testsfirst]") {
   TempRoot ws;
   std::string error;
   auto cxx = findTarget("// add(a, b): the sum\nint add(int a, int b) {}\n", 1, t::Language::Cxx);
   REQUIRE(cxx.target);
-  CHECK_FALSE(placeTests(*cxx.target, ws.write("add.cpp", ""), ws.root.string(), &error));
-  CHECK_THAT(error, Catch::Contains("C++"));
+  const std::string add = ws.write("add.cpp", "");
+  auto p = placeTests(*cxx.target, add, ws.root.string(), &error);
+  REQUIRE(p);
+  CHECK(p->path == (ws.root / "add_test.cpp").string());
+  CHECK(p->importLine == "#include \"add.cpp\"");
+  CHECK(p->framework == "assert");
+  CHECK(testsIn("#include <cassert>\n\nint main() {\n  assert(1);\n}\n", p->path, t::Language::Cxx) ==
+        std::vector<std::pair<std::string, int>>{{"main", 3}});
+  ws.write("CMakeLists.txt", "project(x)\n");
+  CHECK_FALSE(placeTests(*cxx.target, add, ws.root.string(), &error));
+  CHECK_THAT(error, Catch::Contains("CMakeLists.txt"));
   ws.write("package.json", R"({"name": "x", "devDependencies": {"vitest": "^1.0.0"}, "scripts": {"test": "vitest"}})");
   auto js = findTarget("// slugify(text): dashes\nfunction slugify(text) {}\n", 1, t::Language::JavaScript);
   REQUIRE(js.target);

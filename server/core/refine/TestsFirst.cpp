@@ -127,6 +127,37 @@ std::optional<TestsPlacement> placeJavaScript(const Target& target, const fs::pa
   return p;
 }
 
+// C++ without a build (the single-file runner): `<name>_test.cpp` beside the source (or in
+// tests/), including the source as the comment-example tests do. A project with a build is the
+// build's to compile, and its test targets are not yet extended.
+std::optional<TestsPlacement> placeCxx(const Target& target, const fs::path& src, const fs::path& root, std::string* error) {
+  for (const char* build : {"CMakeLists.txt", "meson.build", "compile_commands.json"}) {
+    if (isFile(root / build) || isFile(src.parent_path() / build)) {
+      *error = std::string("tests first is not yet supported for C++ projects with a build (") + build +
+               "): add the test to one of its test targets (or set generate.testsFirst to \"never\")";
+      return std::nullopt;
+    }
+  }
+  if (target.kind != TargetKind::Stub || target.name.empty()) {
+    *error = "tests first in C++ needs the function's stub (its signature): write `int f(int x) {}` below the comment";
+    return std::nullopt;
+  }
+  TestsPlacement p;
+  const fs::path dir = isDir(src.parent_path() / "tests") ? src.parent_path() / "tests" : src.parent_path();
+  p.path = (dir / (src.stem().string() + "_test.cpp")).lexically_normal().string();
+  p.importLine = "#include \"" + src.lexically_relative(dir).string() + "\"";
+  p.framework = "assert";
+  if (auto example = exampleTestFile(root, Language::Cxx, p.path)) {
+    p.examplePath = example->string();
+    p.exampleText = testing::readSource(p.examplePath, nullptr).value_or("");
+    if (p.exampleText.find("catch2/catch") != std::string::npos || p.exampleText.find("<catch.hpp>") != std::string::npos)
+      p.framework = "catch2";
+    else if (p.exampleText.find("gtest/gtest.h") != std::string::npos)
+      p.framework = "gtest";
+  }
+  return p;
+}
+
 }  // namespace
 
 std::optional<TestsPlacement> placeTests(const Target& target, const std::string& sourcePath, const std::string& root,
@@ -137,9 +168,7 @@ std::optional<TestsPlacement> placeTests(const Target& target, const std::string
   switch (target.language) {
     case Language::Python: p = placePython(target, src, r); break;
     case Language::JavaScript: p = placeJavaScript(target, src, r, error); break;
-    case Language::Cxx:
-      *error = "tests first is not yet supported for C++: write a test for it (or set generate.testsFirst to \"never\")";
-      return std::nullopt;
+    case Language::Cxx: p = placeCxx(target, src, r, error); break;
     case Language::Command: *error = "tests first supports Python and JavaScript files"; return std::nullopt;
   }
   if (!p) return std::nullopt;
@@ -163,6 +192,10 @@ std::string proposedFileText(const TestsPlacement& placement, const std::string&
 std::vector<std::pair<std::string, int>> testsIn(const std::string& text, const std::string& path, Language language) {
   std::vector<std::pair<std::string, int>> out;
   for (const auto& t : testing::listTests(text, path, language)) out.emplace_back(t.name, t.line);
+  if (out.empty() && language == Language::Cxx) {
+    // Plain assert + main: the program is the one test, as the runner reports it.
+    if (auto main = testing::findFunction(text, "main", language)) out.emplace_back("main", main->line);
+  }
   return out;
 }
 

@@ -27,6 +27,11 @@ std::string frameworkWords(const TestsPlacement& p) {
   if (p.framework == "node:test")
     return "node:test and node:assert: `test('...', () => { assert.deepStrictEqual(...) })`, `assert.throws` for expected "
            "errors";
+  if (p.framework == "assert")
+    return "a C++ program: `#include <cassert>`, each check an `assert(...)` in `int main()` (which returns 0); an expected "
+           "exception checked with try/catch";
+  if (p.framework == "catch2") return "Catch2: `TEST_CASE(\"...\") { REQUIRE(...); }`, `REQUIRE_THROWS_AS` for expected errors";
+  if (p.framework == "gtest") return "GoogleTest: `TEST(Suite, Name) { EXPECT_EQ(...); }`, `EXPECT_THROW` for expected errors";
   return p.framework;
 }
 
