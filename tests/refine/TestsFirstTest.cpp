@@ -286,3 +286,26 @@ TEST_CASE("tests first, C++ without a build: an assert program beside the source
   CHECK(p.json["tests"]["flagged"][0]["name"] == "main");
   CHECK(empty.files() == std::vector<std::string>{".greenlight.json", "add.cpp"});
 }
+
+TEST_CASE("tests first, TypeScript without a runner: <name>.test.ts beside it, imported as an ES module",
+          "[refine][e2e][testsfirst]") {
+  Workspace ws;
+  ws.write("slug.ts", "// slugify(text: string): lowercase words joined by \"-\"\nexport function slugify(text: string): string {\n"
+                      "  throw new Error(\"todo\");\n}\n");
+  const char* tests =
+      "import test from 'node:test';\nimport assert from 'node:assert';\nimport { slugify } from './slug.ts';\n\n"
+      "test('two words', () => {\n  assert.strictEqual(slugify('Hello World'), 'hello-world');\n});\n";
+  json ts = {{"rules",
+              json::array({{{"match", "Write the tests for slugify()"}, {"text", fenced("typescript", tests)}},
+                           {{"match", "slugify()"},
+                            {"text", fenced("typescript", "export function slugify(text: string): string {\n"
+                                                          "  return text.toLowerCase().split(/\\s+/).filter(Boolean).join('-');\n}")}}})}};
+  ScriptedModel model(ts);
+  auto r = generate(ws, &model, {"slug.ts:1", "--tests-first", "--yes", "--apply", "--json"});
+  INFO(describe(r));
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.json["tests"]["file"] == ws.path("slug.test.ts"));
+  CHECK(ws.read("slug.test.ts") == tests);
+  CHECK_THAT(model.requests().at(0)["body"].dump(), Catch::Contains("import { slugify } from './slug.ts';"));
+  CHECK_THAT(ws.read("slug.ts"), Catch::Contains("join('-')"));
+}
