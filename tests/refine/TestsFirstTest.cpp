@@ -200,6 +200,20 @@ TEST_CASE("tests first, pytest project with tests/: placed in tests/, imported t
   CHECK_THAT(prompt, Catch::Contains("tests/test_other.py"));
   CHECK(ws.files() == std::vector<std::string>{".greenlight.json", "pyproject.toml", "src/timing/__init__.py",
                                                      "src/timing/dur.py", "src/timing/other.py", "tests/test_other.py"});
+
+  // Accepted tests that use pytest (pytest.raises) run with an interpreter that imports it.
+  const std::string withPytest =
+      "import pytest\nfrom timing.dur import parse_duration\n\n\n"
+      "def test_hours_minutes():\n    assert parse_duration(\"1h30m\") == 5400\n\n\n"
+      "def test_junk():\n    with pytest.raises(ValueError):\n        parse_duration(\"junk\")\n";
+  ScriptedModel again(script(withPytest));
+  auto accepted = generate(ws, &again, {"src/timing/dur.py:1", "--tests-first", "--yes", "--apply", "--json"});
+  INFO(describe(accepted));
+  REQUIRE(accepted.exitCode == 0);
+  CHECK(accepted.json["summary"]["rounds"] == 2);
+  CHECK(accepted.json["summary"]["passed"] == 2);
+  CHECK(ws.read("tests/test_dur.py") == withPytest);
+  CHECK_THAT(again.lastUser(2), Catch::Contains("DID NOT RAISE"));
 }
 
 TEST_CASE("tests first: without --tests-first (generate.testsFirst \"ask\") the CLI keeps the unverified result", "[refine][e2e][testsfirst]") {

@@ -19,7 +19,9 @@ std::string fenceOf(Language language, const std::string& body) {
 }
 
 std::string frameworkWords(const TestsPlacement& p) {
-  if (p.framework == "pytest") return "pytest: plain `def test_...():` functions with `assert`, `pytest.raises` for expected errors";
+  if (p.framework == "pytest")
+    return "pytest: plain `def test_...():` functions without parameters (no fixtures, no parametrize: the tests run "
+           "before their file exists) with `assert`, `pytest.raises` for expected errors";
   if (p.framework == "unittest") return "unittest: a `unittest.TestCase` class with `test_...` methods";
   if (p.framework == "python")
     return "plain `def test_...():` functions with `assert` and only the standard library (no pytest); expect an error with "
