@@ -323,3 +323,22 @@ TEST_CASE("tests first, TypeScript without a runner: <name>.test.ts beside it, i
   CHECK_THAT(model.requests().at(0)["body"].dump(), Catch::Contains("import { slugify } from './slug.ts';"));
   CHECK_THAT(ws.read("slug.ts"), Catch::Contains("join('-')"));
 }
+
+TEST_CASE("tests first: proposed tests that do not collect say so, and --yes refuses them", "[refine][e2e][testsfirst]") {
+  Workspace ws;
+  ws.write("dur.py", kDurPy);
+  const std::string broken = "from dur import parse_duration\n\n\ndef test_a(:\n    assert parse_duration('1h') == 3600\n";
+  ScriptedModel model(script(broken));
+  auto r = generate(ws, &model, {"dur.py:1", "--tests-first", "--json"});
+  INFO(describe(r));
+  REQUIRE(r.exitCode == 3);
+  CHECK(r.json["status"] == "tests_proposed");
+  CHECK(r.json["tests"]["text"] == broken);
+  CHECK_THAT(r.json["tests"]["error"].get<std::string>(), Catch::StartsWith("the proposed tests did not collect: SyntaxError"));
+  auto yes = generate(ws, &model, {"dur.py:1", "--tests-first", "--yes", "--apply"});
+  INFO(describe(yes));
+  CHECK(yes.exitCode == 1);
+  CHECK_THAT(yes.err, Catch::Contains("did not collect"));
+  CHECK(model.requests().size() == 2);  // two test-writing requests, no implementation asked for
+  CHECK(ws.files() == std::vector<std::string>{".greenlight.json", "dur.py"});
+}

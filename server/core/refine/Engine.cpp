@@ -83,6 +83,17 @@ std::string bounded(const std::string& s, std::size_t cap) {
   return s.substr(0, cut) + "\n… (" + std::to_string(s.size() - cut) + " more bytes)";
 }
 
+// Whether any of `names` has a result of its own ("Class.test_x" and "describe > it" as the
+// runner reports them included).
+bool collected(const t::RunResult& run, const std::vector<std::string>& names) {
+  for (const auto& r : run.tests) {
+    for (const auto& n : names) {
+      if (r.name == n || (r.name.size() > n.size() && r.name.compare(r.name.size() - n.size(), n.size(), n) == 0)) return true;
+    }
+  }
+  return false;
+}
+
 int plannedTests(const t::TestPlan& plan, int synthetic) {
   if (synthetic > 0) return synthetic;
   if (!plan.selected.empty()) return static_cast<int>(plan.selected.size()) + (plan.doctestFunctions.empty() ? 0 : 1);
@@ -434,6 +445,13 @@ void RefineLoop::proposeTests() {
   } else if (outcome.noTests || !t::anyTestRan(run.summary)) {
     std::string detail = run.stderrText.substr(0, run.stderrText.find('\n'));
     proposal.error = "the proposed tests did not collect: no test ran" + (detail.empty() ? std::string() : " (" + detail + ")");
+  } else if (!collected(run, proposal.names)) {
+    // Only an import / collection error came back (a syntax error, an import of a name the
+    // module does not have): none of the proposed tests ran.
+    std::string why;
+    for (const auto& r : run.tests)
+      if (why.empty() && !r.message.empty()) why = r.message;
+    proposal.error = "the proposed tests did not collect" + (why.empty() ? std::string() : ": " + why);
   } else {
     std::vector<std::pair<std::string, int>> fresh;
     for (const auto& [name, line] : tests)
