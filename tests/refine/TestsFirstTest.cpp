@@ -342,3 +342,33 @@ TEST_CASE("tests first: proposed tests that do not collect say so, and --yes ref
   CHECK(model.requests().size() == 2);  // two test-writing requests, no implementation asked for
   CHECK(ws.files() == std::vector<std::string>{".greenlight.json", "dur.py"});
 }
+
+TEST_CASE("tests first: an existing test file of that name gains the new tests at its end, its own kept",
+          "[refine][e2e][testsfirst]") {
+  Workspace ws;
+  ws.write("dur.py", kDurPy);
+  // A test file named after the module that tests another one: not dur.py's tests.
+  const std::string old = "from other import x\n\n\ndef test_old():\n    assert x() == 1\n";
+  ws.write("other.py", "def x():\n    return 1\n");
+  ws.write("tests/test_dur.py", old);
+  ScriptedModel model(script());
+  auto p = generate(ws, &model, {"dur.py:1", "--tests-first", "--json"});
+  INFO(describe(p));
+  REQUIRE(p.exitCode == 3);
+  const json& t = p.json["tests"];
+  CHECK(t["file"] == ws.path("tests/test_dur.py"));
+  CHECK(t["exists"] == true);
+  CHECK(t["original"] == old);
+  CHECK(t["text"] == old + "\n\n" + kProposed);
+  CHECK(t["names"] == json::array({"test_hours_minutes", "test_seconds", "test_junk", "test_trivial"}));
+  REQUIRE(t["flagged"].size() == 1);  // test_old passes too, but it is not a proposed test
+  CHECK(t["flagged"][0]["name"] == "test_trivial");
+  CHECK(ws.read("tests/test_dur.py") == old);
+
+  auto r = generate(ws, &model, {"dur.py:1", "--tests-first", "--yes", "--apply", "--json"});
+  INFO(describe(r));
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.json["tests"]["count"] == 4);
+  CHECK(r.json["tests"]["new"] == false);
+  CHECK(ws.read("tests/test_dur.py") == old + "\n\n" + kProposed);
+}

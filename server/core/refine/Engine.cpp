@@ -337,8 +337,13 @@ bool RefineLoop::useAcceptedTests() {
   auto disk = t::readFile(syn.path);
   out.isNew = !disk.has_value();
   out.original = disk.value_or("");
-  out.names = syn.names;
-  out.count = static_cast<int>(syn.names.size());
+  // The tests the file gains: an existing file's own tests are not new.
+  std::set<std::string> before;
+  if (disk)
+    for (const auto& [name, line] : testsIn(*disk, syn.path, target_.language)) before.insert(name);
+  for (const auto& n : syn.names)
+    if (!before.count(n)) out.names.push_back(n);
+  out.count = static_cast<int>(out.names.size());
   result_.tests = out;
   return true;
 }
@@ -379,7 +384,6 @@ void RefineLoop::proposeTests() {
   writing.phase = Phase::Asking;
   writing.message = "writing tests…";
   emit(writing);
-  RoundReport report;
   auto start = Clock::now();
   auto replies = model_.complete(chat, 1, token_, [](int, std::string_view) {});
   result_.modelMs += msSince(start);
