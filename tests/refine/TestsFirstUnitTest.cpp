@@ -80,7 +80,7 @@ TEST_CASE("tests first placement, python: beside the module without tests/, else
   }
 }
 
-TEST_CASE("tests first placement: C++ without a build beside the source; a build, jest/vitest/mocha say why not",
+TEST_CASE("tests first placement: C++ without a build beside the source, a build or jest/vitest/mocha say why not",
           "[refine][testsfirst]") {
   TempRoot ws;
   std::string error;
@@ -105,7 +105,7 @@ TEST_CASE("tests first placement: C++ without a build beside the source; a build
   CHECK_THAT(error, Catch::Contains("vitest"));
 }
 
-TEST_CASE("tests first prompt: the comment, the stub, where and how to import; never an implementation", "[refine][testsfirst]") {
+TEST_CASE("tests first prompt: the comment, the stub, where and how to import, never an implementation", "[refine][testsfirst]") {
   TestsPromptInput in;
   in.target = stubTarget();
   in.filePath = "dur.py";
@@ -128,7 +128,7 @@ TEST_CASE("tests first prompt: the comment, the stub, where and how to import; n
   CHECK_THAT(testsSystemPrompt(t::Language::Python), Catch::Contains("Never write the implementation"));
 }
 
-TEST_CASE("tests first: the reply's last fenced block is the tests; the tests the stub passes are flagged", "[refine][testsfirst]") {
+TEST_CASE("tests first: the reply's last fenced block is the tests, and the tests the stub passes are flagged", "[refine][testsfirst]") {
   CHECK(testsFromReply("Here:\n```python\ndef test_a():\n    assert 1\n```\nBetter:\n```python\ndef test_b():\n    assert 2\n```\n",
                        t::Language::Python) == "def test_b():\n    assert 2\n");
   CHECK(testsFromReply("no code at all.", t::Language::Python).empty());
