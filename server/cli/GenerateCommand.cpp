@@ -522,6 +522,9 @@ int generateCommand(const Args& args) {
   if (json) {
     std::cout << refineResultToJson(result, applied).dump() << std::endl;
   } else if (!result.code.empty() && (result.status == "passed" || result.status == "unverified")) {
+    // Tests first: the tests land with the code, so the diff shows both (the tests first).
+    if (diff && result.tests && result.status == "passed")
+      std::cout << unifiedDiff(result.tests->original, result.tests->text, relativePath(result.tests->path, fs::current_path(ec).string()));
     if (diff) std::cout << unifiedDiff(*original, result.newText, rel);
     else std::cout << codeWithNewImports(result, *original);
     std::cout << std::flush;
