@@ -1,5 +1,7 @@
 // `greenlight generate PATH:LINE [--apply|--diff] [--json] [--rounds N] [--candidates N]
-// [--allow-unverified]`: generate → test → refine for the comment (or stub) at LINE.
+// [--allow-unverified] [--tests-first] [--yes] [--tests-file F]`: generate → test → refine for
+// the comment (or stub) at LINE; with no tests near it, --tests-first proposes tests from the
+// comment first (TestsFirst.h), shown and accepted on the terminal before any code is asked for.
 // Exit: 0 passing code found (written with --apply), 1 none passed within the budget (nothing
 // written), 2 usage/config error (no provider: says how to set one up), 3 no tests found (code
 // printed, marked unverified; written only with --allow-unverified --apply), 130 interrupted.
