@@ -4,8 +4,12 @@
 // failure; so "passes in exactly 2 rounds" also proves the accepted tests are what ran.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <iterator>
 
 #include "GenerateFixture.h"
 
@@ -371,4 +375,54 @@ TEST_CASE("tests first: an existing test file of that name gains the new tests a
   CHECK(r.json["tests"]["count"] == 4);
   CHECK(r.json["tests"]["new"] == false);
   CHECK(ws.read("tests/test_dur.py") == old + "\n\n" + kProposed);
+}
+
+namespace {
+
+// `greenlight generate ARGS` on a pseudo-terminal (util-linux `script`), `answers` typed on it;
+// the exit code, or -1 when there is no `script` here.
+int onTerminal(const Workspace& ws, const ScriptedModel& model, const std::string& args, const std::string& answers,
+               const std::string& editor, std::string* output) {
+  if (std::system("command -v script >/dev/null 2>&1") != 0) return -1;
+  const std::string out = ws.root() + ".terminal.out";
+  const std::string cmd = "cd '" + ws.root() + "' && (sleep 2; printf '" + answers + "') | env -i PATH=\"$PATH\" HOME=\"$HOME\" " +
+                          "GREENLIGHT_PROVIDER=openai OPENAI_BASE_URL=" + model.baseUrl() + " OPENAI_API_KEY=" + kApiKey +
+                          " GREENLIGHT_MODEL=scripted EDITOR='" + editor + "' script -qec '" + GL_GREENLIGHT_BIN +
+                          " generate " + args + "' /dev/null > '" + out + "' 2>&1";
+  int status = std::system(cmd.c_str());
+  std::ifstream in(out);
+  output->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::remove(out.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+}  // namespace
+
+TEST_CASE("tests first on a terminal: cancel writes nothing, an edit in $EDITOR is what the code must pass",
+          "[refine][e2e][testsfirst]") {
+  Workspace ws;
+  ws.write("dur.py", kDurPy);
+  ScriptedModel model(script());
+  std::string out;
+  int rc = onTerminal(ws, model, "dur.py:1 --tests-first --apply", "c\\n", "true", &out);
+  if (rc == -1) {
+    WARN("SKIP: no `script` (util-linux) to give greenlight a terminal");
+    return;
+  }
+  INFO(out);
+  CHECK(rc == 1);
+  CHECK_THAT(out, Catch::Contains("Accept tests and generate [a], edit [e], cancel [c]?"));
+  CHECK_THAT(out, Catch::Contains("cancelled; nothing written"));
+  CHECK(ws.files() == std::vector<std::string>{".greenlight.json", "dur.py"});
+
+  // The user's editor changes the unit to minutes and drops the other tests: the code must meet that.
+  rc = onTerminal(ws, model, "dur.py:1 --tests-first --apply", "e\\n\\n\\na\\n",
+                  "sed -i -e s/5400/90/ -e /test_seconds/,\\$d", &out);
+  INFO(out);
+  CHECK(rc == 0);
+  CHECK_THAT(out, Catch::Contains("1 new test, 1/1 passed"));
+  const std::string written = ws.read("test_dur.py");
+  CHECK_THAT(written, Catch::Contains("== 90"));
+  CHECK(written.find("test_seconds") == std::string::npos);
+  CHECK_THAT(ws.read("dur.py"), Catch::Contains("return h * 60 + mi"));
 }
