@@ -33,6 +33,9 @@ void fromJson(const Json& j, ClientCapabilities& out, const JsonPath& path) {
     if (const Json* we = child(*ws, "workspaceEdit", p)) {
       optionalField(*we, "documentChanges", out.documentChanges, p.field("workspaceEdit"));
       out.changeAnnotations = child(*we, "changeAnnotationSupport", p.field("workspaceEdit")) != nullptr;
+      if (auto ops = we->find("resourceOperations"); ops != we->end() && ops->is_array()) {
+        for (const auto& op : *ops) out.createFiles = out.createFiles || (op.is_string() && op.get<std::string>() == "create");
+      }
     }
     if (const Json* cl = child(*ws, "codeLens", p))
       optionalField(*cl, "refreshSupport", out.codeLensRefresh, p.field("codeLens"));

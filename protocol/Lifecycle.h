@@ -22,6 +22,7 @@ struct ClientCapabilities {
   bool codeActionResolveCommand = false;  // ...codeAction.resolveSupport.properties has "command"
   bool codeLensRefresh = false;     // workspace.codeLens.refreshSupport
   bool changeAnnotations = false;   // workspace.workspaceEdit.changeAnnotationSupport
+  bool createFiles = false;         // workspace.workspaceEdit.resourceOperations has "create"
   bool showDocument = false;        // window.showDocument.support
   bool showMessageActions = false;  // window.showMessage (showMessageRequest with actions)
 };

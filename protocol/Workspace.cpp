@@ -34,6 +34,12 @@ void to_json(Json& j, const ChangeAnnotation& a) {
   if (a.description) j["description"] = *a.description;
 }
 
+void to_json(Json& j, const CreateFile& c) {
+  j = Json{{"kind", "create"}, {"uri", c.uri}};
+  if (c.ignoreIfExists) j["options"] = Json{{"ignoreIfExists", true}};
+  if (c.annotationId) j["annotationId"] = *c.annotationId;
+}
+
 void fromJson(const Json& j, WorkspaceEdit& out, const JsonPath& path) {
   requireObject(j, path);
   if (auto it = j.find("changeAnnotations"); it != j.end() && !it->is_null()) {
@@ -59,7 +65,13 @@ void to_json(Json& j, const WorkspaceEdit& e) {
     for (const auto& [uri, edits] : *e.changes) changes[uri] = edits;
     j["changes"] = std::move(changes);
   }
-  if (e.documentChanges) j["documentChanges"] = *e.documentChanges;
+  if (e.documentChanges || !e.createFiles.empty()) {
+    Json changes = Json::array();
+    for (const auto& c : e.createFiles) changes.push_back(c);
+    if (e.documentChanges)
+      for (const auto& d : *e.documentChanges) changes.push_back(d);
+    j["documentChanges"] = std::move(changes);
+  }
   if (e.changeAnnotations) {
     Json annotations = Json::object();
     for (const auto& [id, a] : *e.changeAnnotations) annotations[id] = a;

@@ -38,9 +38,21 @@ void fromJson(const Json& j, ChangeAnnotation& out, const JsonPath& path);
 void to_json(Json& j, const ChangeAnnotation& a);
 
 // Either form; greenlight sends documentChanges when the client supports them, else changes.
+// A resource operation of documentChanges (only `create` is used: the test file of a
+// tests-first generation).
+struct CreateFile {
+  DocumentUri uri;
+  bool ignoreIfExists = false;
+  std::optional<std::string> annotationId;
+};
+void to_json(Json& j, const CreateFile& c);
+
 struct WorkspaceEdit {
   std::optional<std::map<DocumentUri, std::vector<TextEdit>>> changes;
-  std::optional<std::vector<TextDocumentEdit>> documentChanges;  // create/rename/delete unused
+  std::optional<std::vector<TextDocumentEdit>> documentChanges;
+  // Sent at the head of documentChanges, before the text edits (which may edit the new files).
+  // Needs the client's resourceOperations "create"; never read from JSON.
+  std::vector<CreateFile> createFiles;
   std::optional<std::map<std::string, ChangeAnnotation>> changeAnnotations;  // by annotationId
 };
 void fromJson(const Json& j, WorkspaceEdit& out, const JsonPath& path);

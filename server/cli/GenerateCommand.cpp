@@ -1,5 +1,7 @@
 // `greenlight generate PATH:LINE [--apply|--diff] [--json] [--rounds N] [--candidates N]
-// [--allow-unverified]`: generate → test → refine for the comment (or stub) at LINE.
+// [--allow-unverified] [--tests-first] [--yes] [--tests-file F]`: generate → test → refine for
+// the comment (or stub) at LINE; with no tests near it, --tests-first proposes tests from the
+// comment first (TestsFirst.h), shown and accepted on the terminal before any code is asked for.
 // Exit: 0 passing code found (written with --apply), 1 none passed within the budget (nothing
 // written), 2 usage/config error (no provider: says how to set one up), 3 no tests found (code
 // printed, marked unverified; written only with --allow-unverified --apply), 130 interrupted.
@@ -7,6 +9,7 @@
 // The loop runs on a worker thread; the main thread waits on its completion and on Ctrl-C, which
 // cancels the loop (the model call and the sandbox stop at once). Progress goes to stderr: one
 // line per round, and on a terminal a live status line (spinner, phase, tokens) above it.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,10 +58,16 @@ const char kGenerateUsage[] =
     "  --candidates N       completions asked in round 1 (default: refine.candidates, 1)\n"
     "  --timeout S          the whole loop, in seconds (default: refine.timeoutSeconds, 300)\n"
     "  --allow-unverified   with --apply: also write code that no test could check\n"
+    "  --tests-first        with no tests near the target: first ask for tests written from the\n"
+    "                       comment alone, show them, and ask to accept, edit ($EDITOR) or cancel\n"
+    "  --yes                accept the proposed tests without asking\n"
+    "  --tests-file FILE    the accepted tests (the whole test file's text): generate against them\n"
+    "                       (--apply writes them with the code)\n"
     "  --provider P, --model M, --base-url URL   override the provider settings\n"
     "  --log-level L        trace, debug, info, warn (default), error\n"
     "exit: 0 passed, 1 no candidate passed (nothing written), 2 usage or configuration error,\n"
-    "      3 no tests found (code printed unverified), 130 interrupted\n";
+    "      3 no tests found (code printed unverified; with --tests-first and no terminal: the\n"
+    "      proposed tests printed, nothing written), 130 interrupted\n";
 
 int usage(const std::string& message) {
   std::fprintf(stderr, "greenlight generate: %s\n\n%s", message.c_str(), kGenerateUsage);
@@ -190,11 +199,120 @@ std::string codeWithNewImports(const RefineResult& result, const std::string& or
   return out;
 }
 
+
+// One run of the loop on a worker thread; Ctrl-C cancels it (the model call and the sandbox stop
+// at once).
+RefineResult runLoop(const RefineRequest& request, const core::providers::Endpoint& endpoint, ProgressPrinter& progress) {
+  Interrupts interrupts;
+  support::CancellationSource cancel, finished;
+  RefineResult result;
+  core::providers::ChatClient client;
+  ProviderModel model(client, endpoint);
+  core::testing::TestService::Options options;
+  options.workers = 1;
+  core::testing::TestService service(options);
+  RefineEngine engine(model, service);
+  std::thread worker([&] {
+    result = engine.run(request, [&](const RefineEvent& e) { progress.onEvent(e); }, cancel.token());
+    finished.cancel();
+  });
+  waitUnlessInterrupted(finished.token().fd(), interrupts, [](void* c) { static_cast<support::CancellationSource*>(c)->cancel(); },
+                        &cancel);
+  worker.join();
+  return result;
+}
+
+void printProposalNotes(const TestsProposal& p, const std::string& root) {
+  const std::string rel = relativePath(p.path, root);
+  for (const auto& f : p.flagged)
+    std::fprintf(stderr, "%s:%d: warning: %s: %s\n", rel.c_str(), f.line, f.name.c_str(), f.message.c_str());
+  if (!p.error.empty()) std::fprintf(stderr, "%s: error: %s\n", rel.c_str(), p.error.c_str());
+}
+
+// The proposal on the terminal: accept, edit in $EDITOR (the edited text is what counts), or
+// cancel. The text being edited lives in a private temporary file, never in the workspace.
+std::optional<std::string> askOnTerminal(const TestsProposal& proposal, const std::string& root) {
+  std::string text = proposal.text;
+  const std::string rel = relativePath(proposal.path, root);
+  for (;;) {
+    std::fprintf(stderr, "--- proposed tests: %s (%s)\n", rel.c_str(), proposal.exists ? "added to the file" : "new file");
+    std::fputs(text.c_str(), stderr);
+    if (!text.empty() && text.back() != '\n') std::fputc('\n', stderr);
+    if (text == proposal.text) printProposalNotes(proposal, root);
+    std::fprintf(stderr, "Accept tests and generate [a], edit [e], cancel [c]? ");
+    std::fflush(stderr);
+    std::string answer;
+    if (!std::getline(std::cin, answer)) return std::nullopt;
+    if (answer == "a" || answer == "A" || answer == "y" || answer == "yes") return text;
+    if (answer == "c" || answer == "C" || answer == "n" || answer == "no") return std::nullopt;
+    if (answer != "e" && answer != "E") continue;
+    std::string tmpl = (fs::temp_directory_path() / ("greenlight-tests-XXXXXX" + fs::path(proposal.path).extension().string())).string();
+    int fd = ::mkstemps(tmpl.data(), static_cast<int>(fs::path(proposal.path).extension().string().size()));
+    if (fd < 0) {
+      std::fprintf(stderr, "greenlight generate: mkstemps %s: %s\n", tmpl.c_str(), std::strerror(errno));
+      continue;
+    }
+    ::close(fd);
+    {
+      std::ofstream out(tmpl, std::ios::binary | std::ios::trunc);
+      out << text;
+    }
+    const char* editor = std::getenv("VISUAL");
+    if (!editor || !*editor) editor = std::getenv("EDITOR");
+    std::string cmd = std::string(editor && *editor ? editor : "vi") + " '" + tmpl + "'";
+    int rc = std::system(cmd.c_str());
+    if (rc == 0) {
+      if (auto edited = readWhole(tmpl)) text = *edited;
+    } else {
+      std::fprintf(stderr, "greenlight generate: the editor exited with %d; the tests are unchanged\n", rc);
+    }
+    ::unlink(tmpl.c_str());
+  }
+}
+
+// Writes the accepted tests: a new file (its folders made) that must not exist yet, or over an
+// existing one that must still hold what the proposal was made from.
+bool writeTests(const TestsOutcome& tests, std::string* error) {
+  std::error_code ec;
+  if (tests.isNew) {
+    if (fs::exists(tests.path, ec)) {
+      *error = tests.path + " appeared on disk while the code was being generated; nothing was written";
+      return false;
+    }
+    fs::create_directories(fs::path(tests.path).parent_path(), ec);
+    if (ec) {
+      *error = "mkdir " + fs::path(tests.path).parent_path().string() + ": " + ec.message();
+      return false;
+    }
+    int fd = ::open(tests.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      *error = "open " + tests.path + ": " + std::strerror(errno);
+      return false;
+    }
+    std::size_t done = 0;
+    while (done < tests.text.size()) {
+      ssize_t n = ::write(fd, tests.text.data() + done, tests.text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        *error = "write " + tests.path + ": " + std::strerror(errno);
+        ::close(fd);
+        ::unlink(tests.path.c_str());
+        return false;
+      }
+      done += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    return true;
+  }
+  return writeAtomically(tests.path, tests.original, tests.text, error);
+}
+
 }  // namespace
 
 int generateCommand(const Args& args) {
   std::string target;
-  bool apply = false, diff = false, json = false, allowUnverified = false;
+  bool apply = false, diff = false, json = false, allowUnverified = false, testsFirst = false, yes = false;
+  std::string testsFile;
   int rounds = 0, candidates = 0;
   double timeout = 0;
   nlohmann::json overrides = nlohmann::json::object();
@@ -217,6 +335,14 @@ int generateCommand(const Args& args) {
       json = true;
     } else if (a == "--allow-unverified") {
       allowUnverified = true;
+    } else if (a == "--tests-first") {
+      testsFirst = true;
+    } else if (a == "--yes" || a == "-y") {
+      yes = true;
+    } else if (a == "--tests-file") {
+      auto v = value();
+      if (!v) return usage("--tests-file needs a file holding the accepted tests");
+      testsFile = *v;
     } else if (a == "--rounds" || a == "--candidates" || a == "--timeout" || a == "--provider" || a == "--model" ||
                a == "--base-url" || a == "--log-level") {
       auto v = value();
@@ -320,28 +446,58 @@ int generateCommand(const Args& args) {
   request.maxRounds = rounds;
   request.candidates = candidates;
   request.timeoutSeconds = timeout;
+  // The terminal asks only when told to (--tests-first, --yes, generate.testsFirst "always"):
+  // without, a target with no tests keeps the unverified result.
+  request.testsFirst = testsFirst || yes || config->generate.testsFirst == "always" ? "always" : "never";
+  if (!testsFile.empty()) {
+    auto text = readWhole(testsFile);
+    if (!text) {
+      std::fprintf(stderr, "greenlight generate: --tests-file %s: cannot read the file\n", testsFile.c_str());
+      return 2;
+    }
+    request.acceptedTests = AcceptedTests{"", *text};
+  }
 
-  Interrupts interrupts;
-  support::CancellationSource cancel, finished;
   ProgressPrinter progress(json && ::isatty(2) != 1);
-  RefineResult result;
-  {
-    core::providers::ChatClient client;
-    ProviderModel model(client, resolved.endpoint);
-    // A generate is several runs in one process: with warm interpreters each round's run
-    // starts in an interpreter readied while the model was writing (sandbox.warmInterpreters).
-    if (config->sandbox.warmInterpreters) sandbox::keepSpares(true);
-    core::testing::TestService::Options options;
-    options.workers = 1;
-    core::testing::TestService service(options);
-    RefineEngine engine(model, service);
-    std::thread worker([&] {
-      result = engine.run(request, [&](const RefineEvent& e) { progress.onEvent(e); }, cancel.token());
-      finished.cancel();
-    });
-    waitUnlessInterrupted(finished.token().fd(), interrupts, [](void* c) { static_cast<support::CancellationSource*>(c)->cancel(); },
-                          &cancel);
-    worker.join();
+  if (config->sandbox.warmInterpreters) sandbox::keepSpares(true);
+  RefineResult result = runLoop(request, resolved.endpoint, progress);
+
+  // Tests first: the proposal is shown and accepted (or edited, or cancelled) before any code is
+  // asked for; then the loop runs again against the accepted text.
+  if (result.status == "tests_proposed" && result.proposal) {
+    const TestsProposal& proposal = *result.proposal;
+    std::optional<std::string> accepted;
+    if (yes) {
+      if (!proposal.error.empty()) {
+        std::fprintf(stderr, "greenlight generate: %s; nothing written\n", proposal.error.c_str());
+        if (json) std::cout << refineResultToJson(result, false).dump() << std::endl;
+        return 1;
+      }
+      for (const auto& f : proposal.flagged)
+        std::fprintf(stderr, "greenlight generate: warning: %s:%d: %s: %s\n", relativePath(proposal.path, root).c_str(), f.line,
+                     f.name.c_str(), f.message.c_str());
+      accepted = proposal.text;
+    } else if (json || ::isatty(0) != 1) {
+      if (json) {
+        std::cout << refineResultToJson(result, false).dump() << std::endl;
+      } else {
+        std::cout << proposal.text << std::flush;
+        printProposalNotes(proposal, root);
+        std::fprintf(stderr,
+                     "greenlight generate: tests proposed for %s in %s; nothing written (accept with --yes, or save them and "
+                     "pass --tests-file FILE)\n",
+                     result.target ? result.target->name.c_str() : "the target", relativePath(proposal.path, root).c_str());
+      }
+      return 3;
+    } else {
+      accepted = askOnTerminal(proposal, root);
+      if (!accepted) {
+        std::fprintf(stderr, "greenlight generate: cancelled; nothing written\n");
+        return 1;
+      }
+    }
+    request.acceptedTests = AcceptedTests{proposal.path, *accepted};
+    result = runLoop(request, resolved.endpoint, progress);
   }
   progress.finish();
 
@@ -351,6 +507,11 @@ int generateCommand(const Args& args) {
   if (result.status == "passed" || (result.status == "unverified" && allowUnverified)) {
     if (apply && result.edit) {
       std::string why;
+      if (result.tests && result.status == "passed" && !writeTests(*result.tests, &why)) {
+        std::fprintf(stderr, "greenlight generate: %s\n", why.c_str());
+        if (json) std::cout << refineResultToJson(result, false).dump() << std::endl;
+        return 1;
+      }
       if (writeAtomically(path, *original, result.newText, &why)) {
         applied = true;
       } else {
@@ -363,13 +524,17 @@ int generateCommand(const Args& args) {
   if (json) {
     std::cout << refineResultToJson(result, applied).dump() << std::endl;
   } else if (!result.code.empty() && (result.status == "passed" || result.status == "unverified")) {
+    // Tests first: the tests land with the code, so the diff shows both (the tests first).
+    if (diff && result.tests && result.status == "passed")
+      std::cout << unifiedDiff(result.tests->original, result.tests->text, relativePath(result.tests->path, fs::current_path(ec).string()));
     if (diff) std::cout << unifiedDiff(*original, result.newText, rel);
     else std::cout << codeWithNewImports(result, *original);
     std::cout << std::flush;
   }
   if (result.status == "passed") {
     if (!json) {
-      std::string note = applied ? "; written to " + rel : apply ? "" : "; not written (--apply writes it)";
+      const std::string both = result.tests ? rel + " and " + relativePath(result.tests->path, fs::current_path(ec).string()) : rel;
+      std::string note = applied ? "; written to " + both : apply ? "" : result.tests ? "; not written (--apply writes the tests and the code)" : "; not written (--apply writes it)";
       std::fprintf(stderr, "greenlight generate: %s%s\n", resultHeadline(result).c_str(), note.c_str());
     }
     exitCode = 0;

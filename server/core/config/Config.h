@@ -40,14 +40,14 @@ struct RefineSettings {
   int candidates = 1;            // completions asked in round 1, 1..8
   double timeoutSeconds = 300;   // the whole loop
   bool preview = false;          // LSP: the edit asks for confirmation (change annotation)
-  // DESIGN.md "Coverage": a passing candidate whose new lines no test ran gets one more round.
-  // Read and validated; the coverage it needs is issue 35's (not measured yet: no effect).
+  // DESIGN.md "Coverage": a passing candidate whose new lines no test ran gets one more round
+  // (RefineLoop; the lines come from the run's coverage, core/testing/Coverage.h).
   bool requireCoverage = false;
 };
 
 // DESIGN.md "Apply": with no test near the target, whether tests are first written from the
-// comment ("ask" | "always" | "never"). Read and validated; tests-first is issue 36's (not built
-// yet: every value behaves as "never", the unverified result).
+// comment ("ask" | "always" | "never"; core/refine/TestsFirst.h). Over LSP "ask" and "always"
+// propose tests; the CLI proposes with --tests-first, --yes or "always".
 struct GenerateSettings {
   std::string testsFirst = "ask";
 };

@@ -8,12 +8,14 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "core/refine/CommentExamples.h"
 #include "core/refine/Feedback.h"
 #include "core/refine/Prompt.h"
 #include "core/refine/ReplyCode.h"
+#include "core/refine/TestsPrompt.h"
 #include "support/Log.h"
 
 namespace greenlight::core::refine {
@@ -81,6 +83,17 @@ std::string bounded(const std::string& s, std::size_t cap) {
   return s.substr(0, cut) + "\n… (" + std::to_string(s.size() - cut) + " more bytes)";
 }
 
+// Whether any of `names` has a result of its own ("Class.test_x" and "describe > it" as the
+// runner reports them included).
+bool collected(const t::RunResult& run, const std::vector<std::string>& names) {
+  for (const auto& r : run.tests) {
+    for (const auto& n : names) {
+      if (r.name == n || (r.name.size() > n.size() && r.name.compare(r.name.size() - n.size(), n.size(), n) == 0)) return true;
+    }
+  }
+  return false;
+}
+
 int plannedTests(const t::TestPlan& plan, int synthetic) {
   if (synthetic > 0) return synthetic;
   if (!plan.selected.empty()) return static_cast<int>(plan.selected.size()) + (plan.doctestFunctions.empty() ? 0 : 1);
@@ -113,6 +126,9 @@ class RefineLoop {
 
   bool locate();
   bool planTests();
+  bool useAcceptedTests();
+  bool testsFirstApplies() const;
+  void proposeTests();
   void preparePrompt();
   bool fixBaseline();
   enum class RoundEnd { Continue, Stop, Cancelled };
@@ -156,6 +172,7 @@ class RefineLoop {
   providers::ChatRequest chat_;
   std::string lastProviderError_;
   int extraRounds_ = 0;  // refine.requireCoverage's one more round
+  bool proposing_ = false;  // the stub check of proposed tests is running
 };
 
 RefineResult& RefineLoop::stopped() {
@@ -210,13 +227,18 @@ t::RunOutcome RefineLoop::runTests(const std::string& text, const std::string& f
   e.message = roundPrefix(round, maxRounds_) + "running " + std::to_string(expectedTests_) +
               (expectedTests_ == 1 ? " test" : " tests") +
               (candidateCount > 1 ? " (candidate " + std::to_string(candidate) + "/" + std::to_string(candidateCount) + ")" : "");
-  emit(e);
+  if (!proposing_) emit(e);  // the stub check says so itself
   t::RunRequest rr;
   rr.path = req_.path;
   rr.workspaceRoot = root_;
   rr.config = req_.config;
-  rr.functionName = functionName;
-  if (target_.kind == TargetKind::Stub && functionName.empty()) rr.line = target_.headerFirst;
+  // Tests first: every test of the file the user accepted (or is shown) runs, also one that does
+  // not call the target (the stub check must see it pass).
+  const bool wholeFile = result_.tests || result_.proposal || proposing_;
+  if (!wholeFile) {
+    rr.functionName = functionName;
+    if (target_.kind == TargetKind::Stub && functionName.empty()) rr.line = target_.headerFirst;
+  }
   rr.extraTestFiles = discovery_.extraTestFiles;
   rr.overlay = overlayWith(std::make_shared<const std::string>(text));
   rr.cancel = token_;
@@ -252,12 +274,13 @@ bool RefineLoop::planTests() {
   if (target_.kind == TargetKind::Stub) discovery_.line = target_.headerFirst;
   else discovery_.functionName = target_.name;
   std::string discoveryError;
+  if (req_.acceptedTests && !useAcceptedTests()) return false;
   plan_ = t::discoverTests(discovery_, &discoveryError);
   if (!plan_) {
     result_.error = discoveryError;
     return false;
   }
-  if (plan_->empty()) {
+  if (plan_->empty() && !synthetic_) {
     synthetic_ = synthesizeTests(target_, req_.path, req_.text);
     if (synthetic_) {
       result_.testsFromComment = true;
@@ -272,8 +295,183 @@ bool RefineLoop::planTests() {
       result_.noTests = true;
     }
   }
-  expectedTests_ = plannedTests(*plan_, synthetic_ ? static_cast<int>(synthetic_->names.size()) : 0);
+  expectedTests_ = plannedTests(*plan_, synthetic_ && result_.testsFromComment ? static_cast<int>(synthetic_->names.size()) : 0);
   return true;
+}
+
+// The tests the user accepted are the test file's text for every run (an overlay: nothing is
+// written before the edit lands), found as the target's tests like the comment's examples.
+bool RefineLoop::useAcceptedTests() {
+  AcceptedTests accepted = *req_.acceptedTests;
+  std::string why;
+  auto placement = placeTests(target_, req_.path, root_, &why);
+  if (accepted.path.empty()) {
+    if (!placement) {
+      result_.error = why;
+      result_.usageError = true;
+      return false;
+    }
+    accepted.path = placement->path;
+  }
+  accepted.path = fs::path(accepted.path).lexically_normal().string();
+  if (accepted.path == req_.path) {
+    result_.error = "the tests' file is the file under generation: " + accepted.path;
+    result_.usageError = true;
+    return false;
+  }
+  auto names = testsIn(accepted.text, accepted.path, target_.language);
+  if (names.empty()) {
+    result_.error = "the accepted tests define no test (" + relativePath(accepted.path, root_) + ")";
+    result_.usageError = true;
+    return false;
+  }
+  SyntheticTests syn;
+  syn.path = accepted.path;
+  syn.text = accepted.text;
+  for (const auto& [name, line] : names) syn.names.push_back(name);
+  if (placement) syn.exportHint = placement->exportHint;
+  synthetic_ = syn;
+  discovery_.extraTestFiles = {syn.path};
+  discovery_.overlay = overlayWith(std::make_shared<const std::string>(req_.text));
+  TestsOutcome out;
+  out.path = syn.path;
+  out.text = syn.text;
+  auto disk = t::readFile(syn.path);
+  out.isNew = !disk.has_value();
+  out.original = disk.value_or("");
+  // The tests the file gains: an existing file's own tests are not new.
+  std::set<std::string> before;
+  if (disk)
+    for (const auto& [name, line] : testsIn(*disk, syn.path, target_.language)) before.insert(name);
+  for (const auto& n : syn.names)
+    if (!before.count(n)) out.names.push_back(n);
+  out.count = static_cast<int>(out.names.size());
+  result_.tests = out;
+  return true;
+}
+
+bool RefineLoop::testsFirstApplies() const {
+  if (!result_.noTests || req_.fix || req_.acceptedTests) return false;
+  const std::string mode = req_.testsFirst.empty() ? req_.config.generate.testsFirst : req_.testsFirst;
+  return mode == "ask" || mode == "always";
+}
+
+// Tests from the comment and signature alone (a request of their own, which never holds an
+// implementation: only the file as the user has it), checked against the stub; the result is
+// the proposal, and nothing is written or applied.
+void RefineLoop::proposeTests() {
+  std::string why;
+  auto placement = placeTests(target_, req_.path, root_, &why);
+  if (!placement) {
+    result_.status = "error";
+    result_.error = why;
+    return;
+  }
+  TestsPromptInput in;
+  in.target = target_;
+  in.filePath = relativePath(req_.path, root_);
+  in.fileText = req_.text;
+  in.testPath = relativePath(placement->path, root_);
+  in.placement = *placement;
+  in.examplePath = placement->examplePath.empty() ? "" : relativePath(placement->examplePath, root_);
+  if (const std::string secret = model_.secret(); !secret.empty()) in.secrets.push_back(secret);
+  providers::ChatRequest chat;
+  chat.system = testsSystemPrompt(target_.language);
+  chat.messages = buildTestsMessages(in);
+  chat.temperature = req_.config.temperature;
+  chat.maxTokens = req_.config.maxTokens;
+  chat.stream = true;
+
+  RefineEvent writing;
+  writing.phase = Phase::Asking;
+  writing.message = "writing tests…";
+  emit(writing);
+  auto start = Clock::now();
+  auto replies = model_.complete(chat, 1, token_, [](int, std::string_view) {});
+  result_.modelMs += msSince(start);
+  for (const auto& reply : replies) {
+    if (reply.usage.inputTokens) result_.promptTokens += *reply.usage.inputTokens;
+    if (reply.usage.outputTokens) result_.completionTokens += *reply.usage.outputTokens;
+  }
+  if (token_.isCancelled()) {
+    stopped();
+    return;
+  }
+  if (replies.empty() || !replies.front().ok()) {
+    result_.status = "error";
+    result_.error = replies.empty() ? "the model returned nothing" : replies.front().error.message;
+    return;
+  }
+  const std::string code = testsFromReply(replies.front().text, target_.language);
+  if (code.empty()) {
+    result_.status = "error";
+    result_.error = "the model wrote no tests";
+    return;
+  }
+  TestsProposal proposal;
+  proposal.path = placement->path;
+  proposal.exists = placement->exists;
+  proposal.original = placement->original;
+  proposal.text = proposedFileText(*placement, code);
+  auto tests = testsIn(proposal.text, proposal.path, target_.language);
+  std::set<std::string> before;
+  if (placement->exists)
+    for (const auto& [name, line] : testsIn(placement->original, proposal.path, target_.language)) before.insert(name);
+  for (const auto& [name, line] : tests)
+    if (!before.count(name)) proposal.names.push_back(name);
+
+  // Against the stub: the target as the user wrote it, or one that only raises.
+  RefineEvent checking;
+  checking.phase = Phase::Running;
+  checking.message = "checking tests against the stub…";
+  emit(checking);
+  std::string stubText = req_.text;
+  if (target_.kind == TargetKind::Insert) {
+    const std::string stub = stubFor(target_, req_.path, req_.text);
+    if (!stub.empty())
+      stubText = splice(req_.text, target_, normalizeCandidate(stub, target_), stubAdditions(target_, req_.path, req_.text)).text;
+  }
+  synthetic_ = SyntheticTests{proposal.path, proposal.text, proposal.names, placement->exportHint};
+  discovery_.extraTestFiles = {proposal.path};
+  expectedTests_ = static_cast<int>(proposal.names.size());
+  start = Clock::now();
+  proposing_ = true;
+  auto outcome = runTests(stubText, target_.name, 0, 1, 1);
+  proposing_ = false;
+  result_.testsMs += msSince(start);
+  if (token_.isCancelled() || outcome.result.cancelled) {
+    stopped();
+    return;
+  }
+  const auto& run = outcome.result;
+  if (proposal.names.empty()) {
+    proposal.error = "the proposed tests define no test function";
+  } else if (!run.error.empty()) {
+    proposal.error = "the proposed tests could not run: " + run.error;
+  } else if (outcome.noTests || !t::anyTestRan(run.summary)) {
+    std::string detail = run.stderrText.substr(0, run.stderrText.find('\n'));
+    proposal.error = "the proposed tests did not collect: no test ran" + (detail.empty() ? std::string() : " (" + detail + ")");
+  } else if (!collected(run, proposal.names)) {
+    // Only an import / collection error came back (a syntax error, an import of a name the
+    // module does not have): none of the proposed tests ran.
+    std::string why;
+    for (const auto& r : run.tests)
+      if (why.empty() && !r.message.empty()) why = r.message;
+    proposal.error = "the proposed tests did not collect" + (why.empty() ? std::string() : ": " + why);
+  } else {
+    std::vector<std::pair<std::string, int>> fresh;
+    for (const auto& [name, line] : tests)
+      if (!before.count(name)) fresh.emplace_back(name, line);
+    for (auto& f : flagStubPasses(run, fresh, target_.name)) {
+      bool ours = false;
+      for (const auto& [name, line] : fresh) ours = ours || f.line == line;
+      if (ours) proposal.flagged.push_back(std::move(f));
+    }
+  }
+  result_.proposal = std::move(proposal);
+  result_.status = "tests_proposed";
+  result_.noTests = false;
+  result_.error.clear();
 }
 
 void RefineLoop::preparePrompt() {
@@ -289,8 +487,9 @@ void RefineLoop::preparePrompt() {
     prompt_.testNames = plan_->selected;
   }
   for (const auto& f : plan_->testFiles) {
-    if (synthetic_ && f == synthetic_->path) continue;
-    if (auto text = t::readSource(f, req_.overlay)) prompt_.tests.push_back({relativePath(f, root_), *text});
+    if (synthetic_ && f == synthetic_->path && result_.testsFromComment) continue;
+    // Through the loop's overlay: the accepted tests exist only there until the edit lands.
+    if (auto text = t::readSource(f, discovery_.overlay)) prompt_.tests.push_back({relativePath(f, root_), *text});
   }
   if (const std::string secret = model_.secret(); !secret.empty()) prompt_.secrets.push_back(secret);
 
@@ -645,6 +844,10 @@ RefineResult RefineLoop::run() {
   budget_ = std::make_unique<LoopBudget>(cancel_, budgetSeconds_);
   token_ = budget_->token();
   if (!planTests()) return result_;
+  if (testsFirstApplies()) {
+    proposeTests();
+    return result_;
+  }
   preparePrompt();
   if (req_.fix && !fixBaseline()) return result_;
   for (int round = 1; round <= maxRounds_ + extraRounds_; ++round) {

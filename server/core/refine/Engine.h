@@ -2,6 +2,7 @@
 // CLI's `greenlight generate` and the LSP's greenlight.generate / greenlight.fix both drive it.
 //
 //   find the target → discover the nearby tests (else tests from the comment's examples, else
+//   tests first: propose tests and stop, or with accepted tests run against those; else
 //   unverified) → round 1: ask for `candidates` completions → for each: take the target's code,
 //   its helpers and imports from the reply (ReplyCode.h, the user's docstring kept), reject what
 //   must not run (no code, redefined tests), skip duplicates, splice it into the
@@ -35,6 +36,7 @@
 #include "core/refine/Splice.h"
 #include "core/refine/Target.h"
 #include "core/testing/Coverage.h"
+#include "core/refine/TestsFirst.h"
 #include "core/testing/Discovery.h"
 #include "core/testing/TestService.h"
 #include "support/Cancellation.h"
@@ -53,6 +55,12 @@ struct RefineRequest {
   testing::OverlayProvider overlay;  // unsaved texts of OTHER files (may be empty)
   bool fix = false;           // greenlight.fix: the target is the existing definition at `line`
   bool allowUnverified = true;  // without tests: still ask the model (the result is "unverified")
+  // Tests first (TestsFirst.h): "" follows config.generate.testsFirst; "ask"/"always" propose
+  // tests when the target has none (the result is "tests_proposed"), "never" keeps "unverified".
+  std::string testsFirst;
+  // Tests the user accepted: the loop runs against them (an overlay of the test file). An empty
+  // path means where placeTests puts them.
+  std::optional<AcceptedTests> acceptedTests;
 };
 
 enum class Phase { Asking, Writing, Running, Scored, Done };
@@ -65,6 +73,16 @@ struct RefineEvent {
   int passed = 0;             // Scored
   int candidate = 0, candidates = 0;
   std::string message;        // the progress line: "round 2/3: 5/7 passed"
+};
+
+// The accepted tests of a tests-first generation, to be written with the code.
+struct TestsOutcome {
+  std::string path;          // absolute
+  std::string text;          // the whole text the file is to have
+  std::string original;      // its text before (when it exists)
+  bool isNew = true;         // the file does not exist yet (created with the edit)
+  int count = 0;             // the tests the file defines
+  std::vector<std::string> names;
 };
 
 struct CandidateReport {
@@ -88,8 +106,10 @@ struct RoundReport {
 };
 
 struct RefineResult {
-  // passed | failed | unverified | cancelled | error
+  // passed | failed | unverified | cancelled | error | tests_proposed
   std::string status = "error";
+  std::optional<TestsProposal> proposal;  // tests_proposed: the tests to show (nothing written)
+  std::optional<TestsOutcome> tests;      // ran against accepted tests: the test file to write with the code
   std::string file;
   std::optional<Target> target;
   std::string code;                 // the chosen candidate's code (best attempt when failed)

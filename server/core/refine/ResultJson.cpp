@@ -4,6 +4,8 @@
 #include <sstream>
 #include <vector>
 
+#include "protocol/Uri.h"
+
 namespace greenlight::core::refine {
 
 using nlohmann::ordered_json;
@@ -70,7 +72,16 @@ std::string resultHeadline(const RefineResult& r) {
   std::ostringstream o;
   int rounds = static_cast<int>(r.rounds.size());
   int total = r.testsPassed + r.testsFailed;
-  if (r.status == "passed") {
+  if (r.status == "passed" && r.tests) {
+    int count = r.tests->count;
+    o << name << ": " << count << (r.tests->isNew ? " new" : "") << (count == 1 ? " test, " : " tests, ") << r.testsPassed << "/"
+      << total << " passed";
+    if (r.coverage) o << " · " << testing::linesRunText(*r.coverage, "new lines");
+  } else if (r.status == "tests_proposed" && r.proposal) {
+    std::size_t n = r.proposal->names.size();
+    o << name << ": " << n << (n == 1 ? " test" : " tests") << " proposed";
+    if (!r.proposal->flagged.empty()) o << ", " << r.proposal->flagged.size() << " pass on the stub";
+  } else if (r.status == "passed") {
     if (rounds == 0) o << name << ": " << total << "/" << total << " tests already pass";
     else o << name << ": " << r.testsPassed << "/" << total << " tests passed in " << rounds << (rounds == 1 ? " round" : " rounds");
     if (r.coverage) o << " · " << testing::linesRunText(*r.coverage, "new lines");
@@ -134,6 +145,26 @@ ordered_json refineResultToJson(const RefineResult& r, bool applied) {
   if (r.coverageRound) {
     j["summary"]["coverage_round"] = true;
     j["summary"]["coverage_reason"] = utf8(r.coverageReason);
+  }
+  if (r.proposal) {
+    const TestsProposal& p = *r.proposal;
+    ordered_json t;
+    t["uri"] = protocol::uriFromPath(p.path);
+    t["file"] = utf8(p.path);
+    t["exists"] = p.exists;
+    t["text"] = utf8(p.text);
+    if (p.exists) t["original"] = utf8(p.original);
+    t["count"] = static_cast<int>(p.names.size());
+    ordered_json names = ordered_json::array();
+    for (const auto& n : p.names) names.push_back(utf8(n));
+    t["names"] = names;
+    ordered_json flagged = ordered_json::array();
+    for (const auto& f : p.flagged) flagged.push_back({{"name", utf8(f.name)}, {"line", f.line}, {"message", utf8(f.message)}});
+    t["flagged"] = flagged;
+    t["error"] = p.error.empty() ? ordered_json(nullptr) : ordered_json(utf8(p.error));
+    j["tests"] = t;
+  } else if (r.tests) {
+    j["tests"] = {{"uri", protocol::uriFromPath(r.tests->path)}, {"file", utf8(r.tests->path)}, {"count", r.tests->count}, {"new", r.tests->isNew}};
   }
   j["error"] = r.error.empty() ? ordered_json(nullptr) : ordered_json(utf8(r.error));
   return j;

@@ -94,6 +94,7 @@ struct Job {
   bool retriedApply = false;
   bool confirmed = false;  // the user said yes to applying unverified code
   std::shared_ptr<TestFeed::Run> feed;  // greenlight/testResults of the chosen candidate's run
+  std::optional<rf::AcceptedTests> tests;  // tests first: the tests the user accepted (the whole file)
 };
 
 class GenerateFeature {
@@ -118,6 +119,8 @@ class GenerateFeature {
   void work(const std::shared_ptr<Job>& job);  // pool thread
   void finish(const std::shared_ptr<Job>& job, rf::RefineResult result, std::string noProvider);  // loop
   void applyResult(const std::shared_ptr<Job>& job, const rf::RefineResult& result);             // loop
+  std::string addTestsEdit(const std::shared_ptr<Job>& job, const rf::TestsOutcome& tests, protocol::WorkspaceEdit& edit,
+                           bool annotate);  // loop
   void reply(const std::shared_ptr<Job>& job, const rf::RefineResult& result, bool applied);
   void publishBestAttempt(const std::shared_ptr<Job>& job, const rf::RefineResult& result);
   void clearFixed(const std::shared_ptr<Job>& job, const rf::RefineResult& result);
@@ -166,6 +169,19 @@ void GenerateFeature::execute(const std::vector<protocol::Json>& args, RequestCo
   auto path = protocol::pathFromUri(uri, &error);
   if (!path) throw protocol::JsonError(arg.field("uri"), error);
   std::string file = normalise(*path);
+  // Tests first: the tests the user accepted (possibly edited), the whole text of their file.
+  std::optional<rf::AcceptedTests> accepted;
+  if (!fix && a.contains("tests") && !a["tests"].is_null()) {
+    protocol::JsonPath tp = arg.field("tests");
+    protocol::requireObject(a["tests"], tp);
+    std::string testsUri, testsText;
+    protocol::requiredField(a["tests"], "uri", testsUri, tp);
+    protocol::requiredField(a["tests"], "text", testsText, tp);
+    auto testsPath = protocol::pathFromUri(testsUri, &error);
+    if (!testsPath) throw protocol::JsonError(tp.field("uri"), error);
+    if (normalise(*testsPath) == file) throw protocol::JsonError(tp.field("uri"), "the tests' file is the file to generate in");
+    accepted = rf::AcceptedTests{normalise(*testsPath), std::move(testsText)};
+  }
 
   auto job = std::make_shared<Job>();
   job->fix = fix;
@@ -209,6 +225,10 @@ void GenerateFeature::execute(const std::vector<protocol::Json>& args, RequestCo
     return fail(file + ": generate and fix support Python, JavaScript and C++ files");
   auto lookup = fix ? rf::findFixTarget(text, line, *language) : rf::findTarget(text, line, *language);
   if (!lookup.target) return fail(lookup.error);
+  if (accepted && !server_.clientCapabilities().createFiles && !textOf(accepted->path))
+    return fail("the editor cannot create files (workspace.workspaceEdit.resourceOperations lacks \"create\"), so the tests' "
+                "file " + accepted->path + " cannot be written; nothing written");
+  job->tests = std::move(accepted);
   job->path = file;
   job->line = line;
   job->target = *lookup.target;
@@ -306,6 +326,7 @@ void GenerateFeature::work(const std::shared_ptr<Job>& job) {
       request.maxRounds = job->rounds;
       request.candidates = job->candidates;
       request.fix = job->fix;
+      request.acceptedTests = job->tests;
       auto overlay = job->overlay;
       request.overlay = [overlay](const std::string& p) -> std::optional<std::string> {
         auto it = overlay->find(normalise(p));
@@ -381,6 +402,12 @@ void GenerateFeature::finish(const std::shared_ptr<Job>& job, rf::RefineResult r
     return;
   }
   const std::string headline = rf::resultHeadline(result);
+  if (result.status == "tests_proposed") {
+    // Nothing is written or applied: the client shows the proposal and calls again on Accept.
+    job->progress->end(headline);
+    reply(job, result, false);
+    return;
+  }
   if (result.status == "passed" && !result.edit) {
     // fix: the tests already pass; nothing to change.
     job->progress->end(headline);
@@ -461,6 +488,16 @@ void GenerateFeature::applyResult(const std::shared_ptr<Job>& job, const rf::Ref
     reply(job, r, false);
     return;
   }
+  if (result.tests && result.status == "passed") {
+    if (std::string why = addTestsEdit(job, *result.tests, *plan.edit, confirm); !why.empty()) {
+      server_.showMessage(protocol::MessageType::Warning, "greenlight: " + why);
+      job->progress->end("nothing applied");
+      rf::RefineResult r = result;
+      r.error = why;
+      reply(job, r, false);
+      return;
+    }
+  }
   job->progress->report(std::string("applying the edit"), 100);
   server_.applyEdit(headline, *plan.edit,
                     [this, guard = guard_, job, result, headline, confirm](std::optional<protocol::ApplyWorkspaceEditResult> r,
@@ -498,6 +535,36 @@ void GenerateFeature::applyResult(const std::shared_ptr<Job>& job, const rf::Ref
     out.error = "not applied: " + why;
     reply(job, out, false);
   });
+}
+
+// The accepted tests join the code's edit (one undo for both): a CreateFile and the whole text
+// for a new file; for an existing one, its whole current text replaced. "" or why it cannot be.
+std::string GenerateFeature::addTestsEdit(const std::shared_ptr<Job>& job, const rf::TestsOutcome& tests,
+                                          protocol::WorkspaceEdit& edit, bool annotate) {
+  const auto doc = server_.documents().getByPath(tests.path);
+  std::optional<std::string> current = doc ? std::optional<std::string>(doc->text) : ct::readFile(tests.path);
+  protocol::TextDocumentEdit te;
+  te.textDocument.uri = doc ? doc->uri : protocol::uriFromPath(tests.path);
+  if (doc) te.textDocument.version = doc->version;
+  protocol::TextEdit whole;
+  if (annotate) whole.annotationId = kAnnotationId;
+  whole.newText = tests.text;
+  if (!current) {
+    if (!server_.clientCapabilities().createFiles)
+      return "the editor cannot create files (workspace.workspaceEdit.resourceOperations lacks \"create\"); nothing applied";
+    protocol::CreateFile create;
+    create.uri = te.textDocument.uri;
+    if (annotate) create.annotationId = kAnnotationId;
+    edit.createFiles.push_back(std::move(create));
+  } else {
+    protocol::LineIndex index(*current);
+    whole.range.start = {0, 0};
+    whole.range.end = index.position(*current, current->size(), job->encoding);
+  }
+  te.edits.push_back(std::move(whole));
+  if (!edit.documentChanges) edit.documentChanges.emplace();
+  edit.documentChanges->insert(edit.documentChanges->begin(), std::move(te));
+  return "";
 }
 
 void GenerateFeature::didChange(const DocumentEvent& e) {

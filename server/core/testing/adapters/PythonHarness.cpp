@@ -10,6 +10,7 @@
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
 #include "core/testing/adapters/PlainRerun.h"
+#include "core/testing/adapters/ProjectPython.h"
 #include "core/testing/adapters/PythonProject.h"
 #include "core/testing/harness/Harnesses.h"
 
@@ -21,7 +22,9 @@ namespace {
 RunResult runPythonHarness(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result,
                            const std::string& module) {
   std::string err;
-  auto tool = resolveFor(options.config.pythonInterpreter, plan, options, &err);
+  // Overlay-only tests that import pytest (tests first in a pytest project) need an
+  // interpreter that has it: the one discovery chose, else python.interpreter.
+  auto tool = resolveFor(plan.interpreter.empty() ? options.config.pythonInterpreter : plan.interpreter, plan, options, &err);
   if (!tool) {
     result.error = "python interpreter: " + err;
     return result;
@@ -86,7 +89,20 @@ class PythonHarnessAdapter final : public RunnerAdapter {
  public:
   std::string_view name() const override { return "python"; }
   bool handles(Language language) const override { return language == Language::Python; }
-  std::optional<TestPlan> discover(const DiscoveryContext& ctx, std::string*) const override { return builtinDiscovery(ctx); }
+  std::optional<TestPlan> discover(const DiscoveryContext& ctx, std::string*) const override {
+    TestPlan plan = builtinDiscovery(ctx);
+    // Tests that exist only in the overlay (the comment's examples, tests first) and import
+    // pytest run here too (the project runner stages in place, over files that exist): with an
+    // interpreter that imports pytest, so `pytest.raises` works.
+    for (const auto& f : ctx.request.extraTestFiles) {
+      auto text = readSource(f, ctx.request.overlay);
+      if (!text || !importsPytest(*text)) continue;
+      const PythonChoice python = pythonWith("pytest", ctx);
+      if (python.tool) plan.interpreter = python.tool->invokedAs.empty() ? python.tool->path : python.tool->invokedAs;
+      break;
+    }
+    return plan;
+  }
   RunResult run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const override {
     // A module inside a package is imported as part of it (relative imports, the package's
     // __init__): the staged tree keeps the package's directories.
