@@ -236,3 +236,92 @@ TEST_CASE("tests first, CMake project without a test target: the proposal says t
   CHECK(model.requests().empty());  // nothing asked: there is nowhere to put the answer
   CHECK(ws.files() == before);
 }
+
+namespace {
+
+const char* kGtestLists =
+    "cmake_minimum_required(VERSION 3.16)\n"
+    "project(dur LANGUAGES CXX)\n"
+    "set(CMAKE_CXX_STANDARD 17)\n"
+    "find_package(GTest REQUIRED)\n"
+    "add_library(dur STATIC src/text.cpp)\n"
+    "target_include_directories(dur PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)\n"
+    "enable_testing()\n"
+    "add_executable(dur_gtests tests/text_test.cpp)\n"
+    "target_link_libraries(dur_gtests PRIVATE dur GTest::gtest_main)\n"
+    "add_test(NAME dur_gtests COMMAND dur_gtests)\n";
+
+const char* kDecl = "#pragma once\n#include <string>\n\nint word_count(const std::string& text);\nint parse_duration(const std::string& text);\n";
+
+// Line 12 is parse_duration's stub, in the library's source (declared in the header).
+const char* kSource =
+    "#include \"dur/text.h\"\n"
+    "\n"
+    "#include <sstream>\n"
+    "#include <stdexcept>\n"
+    "\n"
+    "int word_count(const std::string& text) {\n"
+    "  std::istringstream in(text);\n"
+    "  int n = 0;\n"
+    "  for (std::string w; in >> w;) ++n;\n"
+    "  return n;\n"
+    "}\n"
+    "\n"
+    "// parse_duration(text): \"1h30m\" -> 5400 seconds; \"90s\" -> 90; throws std::invalid_argument on junk\n"
+    "int parse_duration(const std::string& text) {\n"
+    "  throw 0;\n"
+    "}\n";
+
+const char* kOldGtests = "#include <gtest/gtest.h>\n\n#include \"dur/text.h\"\n\nTEST(Text, WordCount) { EXPECT_EQ(word_count(\"a b\"), 2); }\n";
+
+const char* kGtestProposed =
+    "#include <stdexcept>\n\n"
+    "TEST(Duration, HoursMinutes) { EXPECT_EQ(parse_duration(\"1h30m\"), 5400); }\n"
+    "TEST(Duration, Seconds) { EXPECT_EQ(parse_duration(\"90s\"), 90); }\n"
+    "TEST(Duration, Junk) { EXPECT_THROW(parse_duration(\"junk\"), std::invalid_argument); }\n"
+    "TEST(Duration, Trivial) { EXPECT_TRUE(true); }\n";
+
+}  // namespace
+
+TEST_CASE("tests first, CMake GoogleTest project: a library's source, the test file of the target linking it, the new cases only",
+          "[refine][e2e][testsfirst][cxx]") {
+  if (std::system("command -v cmake >/dev/null 2>&1 && test -f /usr/include/gtest/gtest.h") != 0) {
+    WARN("SKIP: no cmake or GoogleTest here (scripts/deps.sh installs them)");
+    return;
+  }
+  Workspace ws;
+  ws.write("CMakeLists.txt", kGtestLists);
+  ws.write("include/dur/text.h", kDecl);
+  ws.write("src/text.cpp", kSource);
+  ws.write("tests/text_test.cpp", kOldGtests);
+  openToSandbox(ws);
+  const json rules = {{"rules",
+                       json::array({{{"match", "Write the tests for parse_duration()"}, {"text", fenced("cpp", kGtestProposed)}},
+                                    {{"match", "parse_duration()"},
+                                     {"wrong", fenced("cpp", "int parse_duration(const std::string& text) {\n  return 0;\n}")},
+                                     {"right", fenced("cpp", "#include <stdexcept>\n" + impl(3600, 60, 1).substr(7))},
+                                     {"evidence", "expected 5400"}}})}};
+  ScriptedModel model(rules);
+  auto p = generate(ws, &model, {"src/text.cpp:14", "--tests-first", "--json"});
+  INFO(describe(p));
+  REQUIRE(p.exitCode == 3);
+  const json& t = p.json["tests"];
+  CHECK(t["file"] == ws.path("tests/text_test.cpp"));
+  CHECK(t["text"] == std::string(kOldGtests) + "\n" + kGtestProposed);
+  CHECK(t["names"] == json::array({"Duration.HoursMinutes", "Duration.Seconds", "Duration.Junk", "Duration.Trivial"}));
+  REQUIRE(t["flagged"].size() == 1);  // Text.WordCount passes too, but it is not proposed
+  CHECK(t["flagged"][0]["name"] == "Duration.Trivial");
+  CHECK(t["error"].is_null());
+  CHECK_THAT(model.requests().at(0)["body"].dump(), Catch::Contains("GoogleTest"));
+  CHECK(ws.read("tests/text_test.cpp") == kOldGtests);
+  CHECK(ws.read("src/text.cpp") == kSource);
+
+  auto r = generate(ws, &model, {"src/text.cpp:14", "--tests-first", "--yes", "--apply", "--json"});
+  INFO(describe(r));
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.json["summary"]["rounds"] == 2);
+  CHECK(r.json["summary"]["passed"] == 4);
+  CHECK(r.json["tests"]["count"] == 4);
+  CHECK(ws.read("tests/text_test.cpp") == std::string(kOldGtests) + "\n" + kGtestProposed);
+  CHECK_THAT(ws.read("src/text.cpp"), Catch::Contains("total += n * 3600;"));
+}
