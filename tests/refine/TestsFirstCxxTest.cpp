@@ -325,3 +325,29 @@ TEST_CASE("tests first, CMake GoogleTest project: a library's source, the test f
   CHECK(ws.read("tests/text_test.cpp") == std::string(kOldGtests) + "\n" + kGtestProposed);
   CHECK_THAT(ws.read("src/text.cpp"), Catch::Contains("total += n * 3600;"));
 }
+
+TEST_CASE("tests first, CMake doctest project: proposed cases that do not compile say so, and --yes refuses them",
+          "[refine][e2e][testsfirst][cxx]") {
+  if (!haveBuildTools()) {
+    WARN("SKIP: no cmake or doctest here (scripts/deps.sh installs them)");
+    return;
+  }
+  Workspace ws;
+  writeProject(ws);
+  const auto before = ws.files();
+  const json rules = {{"rules", json::array({{{"match", "Write the tests for parse_duration()"},
+                                              {"text", fenced("cpp", "TEST_CASE(\"typo\") {\n  CHECK(parse_durration(\"1h\") == 3600);\n}\n")}}})}};
+  ScriptedModel model(rules);
+  auto p = generate(ws, &model, {kStubArg, "--tests-first", "--json"});
+  INFO(describe(p));
+  REQUIRE(p.exitCode == 3);
+  CHECK(p.json["status"] == "tests_proposed");
+  REQUIRE(p.json["tests"]["error"].is_string());
+  CHECK_THAT(p.json["tests"]["error"].get<std::string>(), Catch::Contains("parse_durration"));
+  CHECK(p.json["tests"]["flagged"].empty());
+  auto y = generate(ws, &model, {kStubArg, "--tests-first", "--yes", "--apply", "--json"});
+  INFO(describe(y));
+  CHECK(y.exitCode != 0);
+  CHECK(ws.files() == before);
+  CHECK(ws.read("tests/test_text.cpp") == kOldTests);
+}
