@@ -89,7 +89,7 @@ TEST_CASE("tests first in a CMake build: the test file named after the module, i
   CHECK(m->importLine == "#include \"../include/num/clamp.hpp\"");
 }
 
-TEST_CASE("tests first in a CMake build: no test target to hold the tests, a build that is not CMake, no stub",
+TEST_CASE("tests first in a C++ build: no test target to hold the tests, Meson too, not the single-file runner, no stub",
           "[refine][testsfirst][cxx]") {
   Root r;
   const std::string header = r.write("include/num/clamp.hpp", kHeader);
@@ -102,10 +102,22 @@ TEST_CASE("tests first in a CMake build: no test target to hold the tests, a bui
   CHECK_FALSE(placeInBuild(clampTarget(), header, cmakePlan(r, {}), &error));
   CHECK_THAT(error, Catch::StartsWith("no test target to hold the tests"));
 
+  // Meson and compile_commands.json builds place the same way; the single-file runner does not.
   auto meson = cmakePlan(r, {r.write("tests/clamp_test.cpp", "TEST(C, a) {}\n")});
   meson.runner = "meson";
+  auto inMeson = placeInBuild(clampTarget(), header, meson, &error);
+  REQUIRE(inMeson);
+  CHECK(inMeson->path == r.root.string() + "/tests/clamp_test.cpp");
+  CHECK_FALSE(placeInBuild(clampTarget(), header, cmakePlan(r, {main}), &error));
+  CHECK_THAT(error, Catch::Contains("CMake build"));
+  meson.runner = "meson";
+  meson.testFiles = {main};
   CHECK_FALSE(placeInBuild(clampTarget(), header, meson, &error));
-  CHECK_THAT(error, Catch::Contains("CMake"));
+  CHECK_THAT(error, Catch::Contains("Meson build"));
+  auto single = cmakePlan(r, {r.root.string() + "/tests/clamp_test.cpp"});
+  single.runner = "cxx";
+  CHECK_FALSE(placeInBuild(clampTarget(), header, single, &error));
+  CHECK_THAT(error, Catch::Contains("CMake, Meson and compile_commands.json"));
 
   auto insert = findTarget("// clamp(x, lo, hi): x kept within [lo, hi]\n", 1, t::Language::Cxx);
   if (insert.target) {

@@ -351,3 +351,86 @@ TEST_CASE("tests first, CMake doctest project: proposed cases that do not compil
   CHECK(ws.files() == before);
   CHECK(ws.read("tests/test_text.cpp") == kOldTests);
 }
+
+TEST_CASE("tests first, Meson GoogleTest project: the test file of the program linking the library, the new cases only",
+          "[refine][e2e][testsfirst][cxx]") {
+  if (std::system("command -v meson >/dev/null 2>&1 && command -v ninja >/dev/null 2>&1 && test -f /usr/include/gtest/gtest.h") != 0) {
+    WARN("SKIP: no meson, ninja or GoogleTest here (scripts/deps.sh installs them)");
+    return;
+  }
+  Workspace ws;
+  ws.write("meson.build",
+           "project('dur', 'cpp', default_options: ['cpp_std=c++17'])\n"
+           "inc = include_directories('include')\n"
+           "dur = static_library('dur', 'src/text.cpp', include_directories: inc)\n"
+           "dur_dep = declare_dependency(link_with: dur, include_directories: inc)\n"
+           "gtest = dependency('gtest', main: true, required: true)\n"
+           "t = executable('dur_gtests', 'tests/text_test.cpp', dependencies: [dur_dep, gtest])\n"
+           "test('dur_gtests', t, protocol: 'gtest')\n");
+  ws.write("include/dur/text.h", kDecl);
+  ws.write("src/text.cpp", kSource);
+  ws.write("tests/text_test.cpp", kOldGtests);
+  openToSandbox(ws);
+  const json rules = {{"rules",
+                       json::array({{{"match", "Write the tests for parse_duration()"}, {"text", fenced("cpp", kGtestProposed)}},
+                                    {{"match", "parse_duration()"},
+                                     {"wrong", fenced("cpp", "int parse_duration(const std::string& text) {\n  return 0;\n}")},
+                                     {"right", fenced("cpp", "#include <stdexcept>\n" + impl(3600, 60, 1).substr(7))},
+                                     {"evidence", "expected 5400"}}})}};
+  ScriptedModel model(rules);
+  auto p = generate(ws, &model, {"src/text.cpp:14", "--tests-first", "--json"});
+  INFO(describe(p));
+  REQUIRE(p.exitCode == 3);
+  const json& t = p.json["tests"];
+  CHECK(t["file"] == ws.path("tests/text_test.cpp"));
+  CHECK(t["text"] == std::string(kOldGtests) + "\n" + kGtestProposed);
+  CHECK(t["count"] == 4);
+  REQUIRE(t["flagged"].size() == 1);
+  CHECK(t["flagged"][0]["name"] == "Duration.Trivial");
+  CHECK(t["error"].is_null());
+  CHECK(ws.read("tests/text_test.cpp") == kOldGtests);
+
+  auto r = generate(ws, &model, {"src/text.cpp:14", "--tests-first", "--yes", "--apply", "--json"});
+  INFO(describe(r));
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.json["summary"]["rounds"] == 2);
+  CHECK(r.json["summary"]["passed"] == 4);
+  CHECK(ws.read("tests/text_test.cpp") == std::string(kOldGtests) + "\n" + kGtestProposed);
+  CHECK_THAT(ws.read("src/text.cpp"), Catch::Contains("total += n * 3600;"));
+}
+
+TEST_CASE("tests first, compile_commands.json project: the test source of the database that reads the header",
+          "[refine][e2e][testsfirst][cxx]") {
+  if (std::system("command -v ninja >/dev/null 2>&1 && test -f /usr/include/gtest/gtest.h") != 0) {
+    WARN("SKIP: no ninja or GoogleTest here (scripts/deps.sh installs them)");
+    return;
+  }
+  Workspace ws;
+  ws.write("include/dur/text.h", kDecl);
+  ws.write("src/text.cpp", kSource);
+  ws.write("tests/text_test.cpp", kOldGtests);
+  json db = json::array();
+  for (const char* f : {"src/text.cpp", "tests/text_test.cpp"})
+    db.push_back({{"directory", ws.root()},
+                  {"file", ws.path(f)},
+                  {"command", std::string("c++ -std=c++17 -Iinclude -c ") + f + " -o /tmp/unused.o"}});
+  ws.write("compile_commands.json", db.dump(2));
+  openToSandbox(ws);
+  const json rules = {{"rules",
+                       json::array({{{"match", "Write the tests for parse_duration()"}, {"text", fenced("cpp", kGtestProposed)}},
+                                    {{"match", "parse_duration()"},
+                                     {"wrong", fenced("cpp", "int parse_duration(const std::string& text) {\n  return 0;\n}")},
+                                     {"right", fenced("cpp", "#include <stdexcept>\n" + impl(3600, 60, 1).substr(7))},
+                                     {"evidence", "expected 5400"}}})}};
+  ScriptedModel model(rules);
+  auto r = generate(ws, &model, {"src/text.cpp:14", "--tests-first", "--yes", "--apply", "--json"});
+  INFO(describe(r));
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.json["tests"]["file"] == ws.path("tests/text_test.cpp"));
+  CHECK(r.json["tests"]["count"] == 4);
+  CHECK(r.json["summary"]["rounds"] == 2);
+  CHECK(r.json["summary"]["passed"] == 4);
+  CHECK_THAT(r.err, Catch::Contains("Duration.Trivial: passes on the stub"));
+  CHECK(ws.read("tests/text_test.cpp") == std::string(kOldGtests) + "\n" + kGtestProposed);
+  CHECK_THAT(ws.read("src/text.cpp"), Catch::Contains("total += n * 3600;"));
+}

@@ -88,15 +88,21 @@ bool namedAfter(const fs::path& testFile, const std::string& module) {
   return false;
 }
 
+std::string buildName(const std::string& runner) {
+  return runner == "meson" ? "Meson build" : runner == "compdb" ? "compile_commands.json build" : "CMake build";
+}
+
 }  // namespace
+
+bool isBuildRunner(const std::string& runner) { return runner == "cmake" || runner == "meson" || runner == "compdb"; }
 
 std::optional<TestsPlacement> placeInBuild(const Target& target, const std::string& sourcePath,
                                            const testing::TestPlan& plan, std::string* error) {
   const fs::path src = fs::path(sourcePath).lexically_normal();
   const std::string rel = plan.rootDir.empty() ? src.filename().string() : src.lexically_relative(plan.rootDir).string();
-  if (plan.runner != "cmake") {
-    *error = "tests first in C++ projects supports CMake builds: add the tests to one of its test targets (or set "
-             "generate.testsFirst to \"never\")";
+  if (!isBuildRunner(plan.runner)) {
+    *error = "tests first in C++ projects supports CMake, Meson and compile_commands.json builds: add the tests to one of "
+             "its test targets (or set generate.testsFirst to \"never\")";
     return std::nullopt;
   }
   if (target.kind != TargetKind::Stub || target.name.empty()) {
@@ -111,7 +117,7 @@ std::optional<TestsPlacement> placeInBuild(const Target& target, const std::stri
     if (text && !testing::listTests(*text, f, Language::Cxx).empty()) files.emplace_back(f, *text);
   }
   if (files.empty()) {
-    *error = "no test target to hold the tests: no test target of the CMake build compiles or includes " + rel +
+    *error = "no test target to hold the tests: no test target of the " + buildName(plan.runner) + " compiles or includes " + rel +
              (plan.selectionNote.empty() ? std::string() : " (" + plan.selectionNote + ")") +
              "; add " + rel + " to a test target (or set generate.testsFirst to \"never\")";
     return std::nullopt;

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/refine/CommentExamples.h"
+#include "core/refine/CxxBuildTests.h"
 #include "core/refine/Feedback.h"
 #include "core/refine/Prompt.h"
 #include "core/refine/ReplyCode.h"
@@ -304,7 +305,7 @@ bool RefineLoop::planTests() {
   // A C++ build's tests near the file of which none names or calls the target (a function new to
   // a tested module): they say nothing about it, so tests first applies as to an untested file.
   const std::string mode = testsFirstMode();
-  if (!req_.fix && !req_.acceptedTests && !synthetic_ && plan_->runner == "cmake" && !plan_->empty() &&
+  if (!req_.fix && !req_.acceptedTests && !synthetic_ && isBuildRunner(plan_->runner) && !plan_->empty() &&
       !plan_->sourceIsTestFile && plan_->function && plan_->selected.empty() && (mode == "ask" || mode == "always"))
     result_.noTests = true;
   expectedTests_ = inBuild_ ? static_cast<int>(newTests_.size()) : plannedTests(*plan_, synthetic_ && result_.testsFromComment ? static_cast<int>(synthetic_->names.size()) : 0);

@@ -133,7 +133,7 @@ std::optional<TestsPlacement> placeJavaScript(const Target& target, const fs::pa
 // build's to compile, and its test targets are not yet extended.
 std::optional<TestsPlacement> placeCxx(const Target& target, const fs::path& src, const fs::path& root, std::string* error,
                                        const testing::TestPlan* plan) {
-  if (plan && plan->runner == "cmake") return placeInBuild(target, src.string(), *plan, error);
+  if (plan && isBuildRunner(plan->runner)) return placeInBuild(target, src.string(), *plan, error);
   for (const char* build : {"CMakeLists.txt", "meson.build", "compile_commands.json"}) {
     if (isFile(root / build) || isFile(src.parent_path() / build)) {
       *error = std::string("tests first is not yet supported for C++ projects with a build (") + build +
