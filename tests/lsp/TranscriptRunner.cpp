@@ -220,6 +220,17 @@ int runSequential(const char* file, const std::vector<Step>& steps, const std::m
       return 2;
     }
   }
+  {
+    // The sandbox's user configures and builds a C++ project's copy: it must read it, as the
+    // project checks make theirs (mkdtemp made the directory 0700).
+    std::error_code ec;
+    const auto read = fs::perms::group_read | fs::perms::others_read;
+    const auto enter = fs::perms::group_exec | fs::perms::others_exec;
+    fs::permissions(dir, read | enter, fs::perm_options::add, ec);
+    fs::permissions(workspace, read | enter, fs::perm_options::add, ec);
+    for (fs::recursive_directory_iterator i(workspace, ec), end; !ec && i != end; i.increment(ec))
+      fs::permissions(i->path(), i->is_directory() ? read | enter : read, fs::perm_options::add, ec);
+  }
   vars["WORKSPACE"] = workspace;
   vars["WORKSPACE_URI"] = "file://" + workspace;
   ScriptedModel model;

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/refine/CommentExamples.h"
+#include "core/refine/CxxBuildTests.h"
 #include "core/refine/Feedback.h"
 #include "core/refine/Prompt.h"
 #include "core/refine/ReplyCode.h"
@@ -173,6 +174,13 @@ class RefineLoop {
   std::string lastProviderError_;
   int extraRounds_ = 0;  // refine.requireCoverage's one more round
   bool proposing_ = false;  // the stub check of proposed tests is running
+  // Tests first in a C++ build (CxxBuildTests.h): the tests are an existing test target's file,
+  // overlaid, and only its new cases run (the framework's filter), never the ones it had.
+  bool inBuild_ = false;
+  std::vector<std::string> newTests_;
+  std::string testsFirstMode() const {
+    return req_.testsFirst.empty() ? req_.config.generate.testsFirst : req_.testsFirst;
+  }
 };
 
 RefineResult& RefineLoop::stopped() {
@@ -239,6 +247,7 @@ t::RunOutcome RefineLoop::runTests(const std::string& text, const std::string& f
     rr.functionName = functionName;
     if (target_.kind == TargetKind::Stub && functionName.empty()) rr.line = target_.headerFirst;
   }
+  if (wholeFile && inBuild_) rr.selectTests = newTests_;
   rr.extraTestFiles = discovery_.extraTestFiles;
   rr.overlay = overlayWith(std::make_shared<const std::string>(text));
   rr.cancel = token_;
@@ -295,7 +304,13 @@ bool RefineLoop::planTests() {
       result_.noTests = true;
     }
   }
-  expectedTests_ = plannedTests(*plan_, synthetic_ && result_.testsFromComment ? static_cast<int>(synthetic_->names.size()) : 0);
+  // A C++ build's tests near the file of which none names or calls the target (a function new to
+  // a tested module): they say nothing about it, so tests first applies as to an untested file.
+  const std::string mode = testsFirstMode();
+  if (!req_.fix && !req_.acceptedTests && !synthetic_ && isBuildRunner(plan_->runner) && !plan_->empty() &&
+      !plan_->sourceIsTestFile && plan_->function && plan_->selected.empty() && (mode == "ask" || mode == "always"))
+    result_.noTests = true;
+  expectedTests_ = inBuild_ ? static_cast<int>(newTests_.size()) : plannedTests(*plan_, synthetic_ && result_.testsFromComment ? static_cast<int>(synthetic_->names.size()) : 0);
   return true;
 }
 
@@ -304,7 +319,13 @@ bool RefineLoop::planTests() {
 bool RefineLoop::useAcceptedTests() {
   AcceptedTests accepted = *req_.acceptedTests;
   std::string why;
-  auto placement = placeTests(target_, req_.path, root_, &why);
+  // A C++ build places tests by its test targets: the plan as the file is now.
+  std::optional<t::TestPlan> current;
+  if (target_.language == t::Language::Cxx) {
+    std::string ignored;
+    current = t::discoverTests(discovery_, &ignored);
+  }
+  auto placement = placeTests(target_, req_.path, root_, &why, current ? &*current : nullptr);
   if (accepted.path.empty()) {
     if (!placement) {
       result_.error = why;
@@ -331,7 +352,10 @@ bool RefineLoop::useAcceptedTests() {
   for (const auto& [name, line] : names) syn.names.push_back(name);
   if (placement) syn.exportHint = placement->exportHint;
   synthetic_ = syn;
-  discovery_.extraTestFiles = {syn.path};
+  // An existing source of the build's test target is overlaid, not an extra file (the build
+  // compiles it with the project's flags; the single-file harness would not).
+  inBuild_ = placement && placement->inBuild && t::readFile(syn.path).has_value();
+  discovery_.extraTestFiles = inBuild_ ? std::vector<std::string>{} : std::vector<std::string>{syn.path};
   discovery_.overlay = overlayWith(std::make_shared<const std::string>(req_.text));
   TestsOutcome out;
   out.path = syn.path;
@@ -346,13 +370,14 @@ bool RefineLoop::useAcceptedTests() {
   for (const auto& n : syn.names)
     if (!before.count(n)) out.names.push_back(n);
   out.count = static_cast<int>(out.names.size());
+  if (inBuild_) newTests_ = out.names;
   result_.tests = out;
   return true;
 }
 
 bool RefineLoop::testsFirstApplies() const {
   if (!result_.noTests || req_.fix || req_.acceptedTests) return false;
-  const std::string mode = req_.testsFirst.empty() ? req_.config.generate.testsFirst : req_.testsFirst;
+  const std::string mode = testsFirstMode();
   return mode == "ask" || mode == "always";
 }
 
@@ -361,7 +386,7 @@ bool RefineLoop::testsFirstApplies() const {
 // the proposal, and nothing is written or applied.
 void RefineLoop::proposeTests() {
   std::string why;
-  auto placement = placeTests(target_, req_.path, root_, &why);
+  auto placement = placeTests(target_, req_.path, root_, &why, plan_ ? &*plan_ : nullptr);
   if (!placement) {
     result_.status = "error";
     result_.error = why;
@@ -432,7 +457,9 @@ void RefineLoop::proposeTests() {
       stubText = splice(req_.text, target_, normalizeCandidate(stub, target_), stubAdditions(target_, req_.path, req_.text)).text;
   }
   synthetic_ = SyntheticTests{proposal.path, proposal.text, proposal.names, placement->exportHint};
-  discovery_.extraTestFiles = {proposal.path};
+  inBuild_ = placement->inBuild;
+  newTests_ = proposal.names;
+  discovery_.extraTestFiles = inBuild_ ? std::vector<std::string>{} : std::vector<std::string>{proposal.path};
   expectedTests_ = static_cast<int>(proposal.names.size());
   start = Clock::now();
   proposing_ = true;
@@ -481,7 +508,7 @@ void RefineLoop::preparePrompt() {
   prompt_.sameFileTests = plan_->sameFileTests || plan_->hasDoctests;
   prompt_.testsFromComment = result_.testsFromComment;
   if (synthetic_) {
-    prompt_.testNames = synthetic_->names;
+    prompt_.testNames = inBuild_ ? newTests_ : synthetic_->names;
     prompt_.exportHint = synthetic_->exportHint;
   } else {
     prompt_.testNames = plan_->selected;

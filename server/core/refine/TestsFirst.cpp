@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <set>
 
+#include "core/refine/CxxBuildTests.h"
 #include "core/testing/Discovery.h"
 #include "core/testing/adapters/JsProject.h"
 #include "core/testing/adapters/PythonProject.h"
@@ -130,7 +131,9 @@ std::optional<TestsPlacement> placeJavaScript(const Target& target, const fs::pa
 // C++ without a build (the single-file runner): `<name>_test.cpp` beside the source (or in
 // tests/), including the source as the comment-example tests do. A project with a build is the
 // build's to compile, and its test targets are not yet extended.
-std::optional<TestsPlacement> placeCxx(const Target& target, const fs::path& src, const fs::path& root, std::string* error) {
+std::optional<TestsPlacement> placeCxx(const Target& target, const fs::path& src, const fs::path& root, std::string* error,
+                                       const testing::TestPlan* plan) {
+  if (plan && isBuildRunner(plan->runner)) return placeInBuild(target, src.string(), *plan, error);
   for (const char* build : {"CMakeLists.txt", "meson.build", "compile_commands.json"}) {
     if (isFile(root / build) || isFile(src.parent_path() / build)) {
       *error = std::string("tests first is not yet supported for C++ projects with a build (") + build +
@@ -161,14 +164,14 @@ std::optional<TestsPlacement> placeCxx(const Target& target, const fs::path& src
 }  // namespace
 
 std::optional<TestsPlacement> placeTests(const Target& target, const std::string& sourcePath, const std::string& root,
-                                         std::string* error) {
+                                         std::string* error, const testing::TestPlan* plan) {
   const fs::path src = fs::path(sourcePath).lexically_normal();
   const fs::path r = fs::path(root.empty() ? src.parent_path().string() : root).lexically_normal();
   std::optional<TestsPlacement> p;
   switch (target.language) {
     case Language::Python: p = placePython(target, src, r); break;
     case Language::JavaScript: p = placeJavaScript(target, src, r, error); break;
-    case Language::Cxx: p = placeCxx(target, src, r, error); break;
+    case Language::Cxx: p = placeCxx(target, src, r, error, plan); break;
     case Language::Command: *error = "tests first supports Python and JavaScript files"; return std::nullopt;
   }
   if (!p) return std::nullopt;
@@ -183,6 +186,7 @@ std::string proposedFileText(const TestsPlacement& placement, const std::string&
   std::string code = testsCode;
   while (!code.empty() && (code.back() == '\n' || code.back() == ' ')) code.pop_back();
   code += "\n";
+  if (placement.inBuild) return appendToBuildTestFile(placement, testsCode);
   if (!placement.exists || placement.original.empty()) return code;
   std::string out = placement.original;
   while (!out.empty() && out.back() == '\n') out.pop_back();

@@ -17,6 +17,7 @@
 
 #include "core/refine/Splice.h"
 #include "core/refine/Target.h"
+#include "core/testing/Discovery.h"
 #include "core/testing/TestTypes.h"
 
 namespace greenlight::core::refine {
@@ -37,11 +38,16 @@ struct TestsPlacement {
   std::string examplePath;  // another test file of the project (its style), "" when none
   std::string exampleText;
   std::string exportHint;  // JavaScript: the export the import needs
+  // C++ with a build: an existing source of a test target (CxxBuildTests.h); its unsaved text
+  // overlays the file, and only the new cases run (the framework's filter).
+  bool inBuild = false;
 };
 
 // nullopt + `error` (one sentence) for a language or project tests-first cannot serve yet.
+// `plan`: the source's discovered tests, which a C++ project with a build needs (its test
+// targets); without it such a project is refused.
 std::optional<TestsPlacement> placeTests(const Target& target, const std::string& sourcePath, const std::string& root,
-                                         std::string* error);
+                                         std::string* error, const testing::TestPlan* plan = nullptr);
 
 struct StubFlag {
   std::string name;

@@ -34,6 +34,10 @@ std::string frameworkWords(const TestsPlacement& p) {
            "exception checked with try/catch";
   if (p.framework == "catch2") return "Catch2: `TEST_CASE(\"...\") { REQUIRE(...); }`, `REQUIRE_THROWS_AS` for expected errors";
   if (p.framework == "gtest") return "GoogleTest: `TEST(Suite, Name) { EXPECT_EQ(...); }`, `EXPECT_THROW` for expected errors";
+  if (p.framework == "doctest")
+    return "doctest: `TEST_CASE(\"...\") { CHECK(...); }`, `CHECK_THROWS_AS` for expected errors; no main (the target has one)";
+  if (p.framework == "boost")
+    return "Boost.Test: `BOOST_AUTO_TEST_CASE(name) { BOOST_TEST(...); }`, `BOOST_CHECK_THROW` for expected errors; no main";
   return p.framework;
 }
 
