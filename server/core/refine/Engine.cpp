@@ -238,6 +238,7 @@ t::RunOutcome RefineLoop::runTests(const std::string& text, const std::string& f
     if (target_.kind == TargetKind::Stub && functionName.empty()) rr.line = target_.headerFirst;
   }
   rr.extraTestFiles = discovery_.extraTestFiles;
+  rr.extraAreProjectTests = discovery_.extraAreProjectTests;
   rr.overlay = overlayWith(std::make_shared<const std::string>(text));
   rr.cancel = token_;
   return tests_.runNow(std::move(rr));
@@ -330,6 +331,7 @@ bool RefineLoop::useAcceptedTests() {
   if (placement) syn.exportHint = placement->exportHint;
   synthetic_ = syn;
   discovery_.extraTestFiles = {syn.path};
+  discovery_.extraAreProjectTests = true;
   discovery_.overlay = overlayWith(std::make_shared<const std::string>(req_.text));
   TestsOutcome out;
   out.path = syn.path;
@@ -431,6 +433,7 @@ void RefineLoop::proposeTests() {
   }
   synthetic_ = SyntheticTests{proposal.path, proposal.text, proposal.names, placement->exportHint};
   discovery_.extraTestFiles = {proposal.path};
+  discovery_.extraAreProjectTests = true;
   expectedTests_ = static_cast<int>(proposal.names.size());
   start = Clock::now();
   proposing_ = true;
@@ -558,6 +561,7 @@ std::vector<providers::ChatResult> RefineLoop::askModel(int round, int n, RoundR
     warmup.functionName = target_.name;
     if (target_.kind == TargetKind::Stub && target_.name.empty()) warmup.line = target_.headerFirst;
     warmup.extraTestFiles = discovery_.extraTestFiles;
+    warmup.extraAreProjectTests = discovery_.extraAreProjectTests;
     warmup.overlay = overlayWith(std::make_shared<const std::string>(req_.text));
     tests_.prepare(std::move(warmup));
   }
