@@ -241,3 +241,44 @@ test('reads seconds', () => {
   CHECK(ws.read("__tests__/duration.test.js") == tests);
   CHECK_THAT(ws.read("src/duration.js"), Catch::Contains("Number(m[1] || 0) * 3600"));
 }
+
+TEST_CASE("tests first, mocha: a spec in test/ with chai, run by mocha from its overlay; a stub-passing test flagged",
+          "[testsfirst][js]") {
+  const std::string project = installed("mocha-js");
+  REQUIRE(!project.empty());
+  Workspace ws;
+  REQUIRE(copyProject(project, ws));
+  const char* source =
+      "'use strict';\n\n// parseDuration(text): \"1h30m\" -> 5400 seconds; \"90s\" -> 90\n"
+      "function parseDuration(text) {\n  throw new Error('todo');\n}\n\nmodule.exports = { parseDuration };\n";
+  ws.write("lib/duration.js", source);
+  const char* tests = R"('use strict';
+
+const {expect} = require('chai');
+const { parseDuration } = require('../lib/duration.js');
+
+describe('parseDuration', function () {
+  it('reads hours and minutes', function () {
+    expect(parseDuration('1h30m')).to.equal(5400);
+  });
+
+  it('is a function', function () {
+    expect(parseDuration).to.be.a('function');
+  });
+});
+)";
+  json script = {{"rules", json::array({{{"match", "Write the tests for parseDuration()"}, {"text", fenced("javascript", tests)}}})}};
+  ScriptedModel model(script);
+  const auto before = ws.files();
+  auto r = generate(ws, &model, {"lib/duration.js:3", "--tests-first", "--json"});
+  INFO(describe(r));
+  REQUIRE(r.exitCode == 3);
+  const json& t = r.json["tests"];
+  CHECK(t["file"] == ws.path("test/duration.js"));
+  CHECK(t["count"] == 2);
+  CHECK(t["error"].is_null());
+  REQUIRE(t["flagged"].size() == 1);
+  CHECK_THAT(t["flagged"][0]["name"].get<std::string>(), Catch::Contains("is a function"));
+  CHECK_THAT(model.requests().at(0)["body"].dump(), Catch::Contains("mocha with chai"));
+  CHECK(ws.files() == before);
+}
