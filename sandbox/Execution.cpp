@@ -46,6 +46,7 @@
 #include <string>
 #include <vector>
 
+#include "sandbox/NewFiles.h"
 #include "sandbox/PlanBuilder.h"
 #include "sandbox/Probe.h"
 #include "sandbox/Reaper.h"
@@ -853,7 +854,7 @@ std::pair<Mode, bool> currentMode() {
 
 void prepareSpare(const Policy& policy) {
   auto [mode, tryUserNs] = currentMode();
-  if (mode == Mode::NoNamespaces || policy.argv.empty() || !detail::sparesEnabled()) return;
+  if (mode == Mode::NoNamespaces || policy.argv.empty() || !detail::sparesEnabled() || detail::hasNewFiles(policy)) return;
   detail::wantSpare(detail::spareKey(policy, mode, tryUserNs), policy, mode, tryUserNs);
 }
 
@@ -861,7 +862,9 @@ std::unique_ptr<Execution> Execution::start(const Policy& policy) {
   detail::reapFinished();
   auto [mode, tryUserNs] = currentMode();
   // Spares need the namespaces: a degraded run has no init to hold.
-  const bool spares = mode != Mode::NoNamespaces && !policy.argv.empty() && detail::sparesEnabled();
+  // A new file's copy is made when its sandbox is built: never ahead (NewFiles.h).
+  const bool spares = mode != Mode::NoNamespaces && !policy.argv.empty() && detail::sparesEnabled() &&
+                      !detail::hasNewFiles(policy);
   std::string key;
   if (spares) {
     key = detail::spareKey(policy, mode, tryUserNs);

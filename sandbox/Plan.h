@@ -40,6 +40,8 @@ enum class MountKind : std::uint8_t {
   Proc,       // fresh procfs on target
   Seed,       // copy the host tree `source` (under kOldRoot) into target
   Seal,       // make the mount on target read-only (a private parent's stand-in, PrivateParents.h)
+  Overlay,    // read-only overlayfs on target with options `data` (new files in a read-only bind)
+  Detach,     // lazily unmount target and remove the directory (the overlays' staging tmpfs)
 };
 
 struct MountOp {

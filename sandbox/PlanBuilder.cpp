@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "sandbox/Landlock.h"
+#include "sandbox/NewFiles.h"
 #include "sandbox/PrivateParents.h"
 #include "sandbox/Probe.h"
 #include "sandbox/SeccompProfiles.h"
@@ -94,10 +95,6 @@ const std::vector<MountOp>& etcOps(bool network) {
 }
 
 std::string mb(std::size_t megabytes) { return std::to_string(megabytes) + "m"; }
-
-bool isUnder(const std::string& path, const std::string& dir) {
-  return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
-}
 
 std::string envValue(const std::vector<std::string>& env, const std::string& key) {
   std::string found;
@@ -222,27 +219,35 @@ PlanOutcome buildPlan(const Policy& policy, Mode mode, bool tryUserNs, LaunchPla
   plan.cloneFlags = flags;
 
   // Binds: resolve on the host now (symlinks, existence, file vs directory).
-  struct ResolvedBind {
-    std::string host, target;
-    bool writable, isDir;
-  };
   std::vector<ResolvedBind> binds;
-  for (const Bind& b : policy.binds) {
-    std::error_code ec;
-    fs::path real = fs::canonical(b.hostPath, ec);
-    if (ec) return failWith("bind " + b.hostPath + ": " + ec.message());
-    std::string target = b.sandboxPath.empty() ? b.hostPath : b.sandboxPath;
-    if (target.empty() || target[0] != '/') return failWith("bind target must be absolute: " + target);
-    target = fs::path(target).lexically_normal().string();
-    if (target.size() > 1 && target.back() == '/') target.pop_back();
-    if (target == "/" || target == "/proc" || isUnder(target, "/proc") || target == "/dev" || isUnder(target, "/dev"))
-      return failWith("bind target not allowed: " + target);
-    binds.push_back({real.string(), target, b.writable, fs::is_directory(real, ec)});
+  if (std::string error = resolveBinds(policy, binds); !error.empty()) return failWith(error);
+  // New files in a read-only bind are overlays of their directory (NewFiles.h), placed in the
+  // order below as a bind of that directory would be: after the binds enclosing it, before
+  // those inside it. `overlayOf[i]` >= 0 marks such an entry of `binds`.
+  std::vector<NewFileDir> newDirs;
+  if (std::string error = splitNewFiles(binds, newDirs); !error.empty()) return failWith(error);
+  std::vector<int> overlayOf(binds.size(), -1);
+  for (std::size_t k = 0; k < newDirs.size(); ++k) {
+    binds.push_back({newDirs[k].hostDir, newDirs[k].target, false, true});
+    overlayOf.push_back(static_cast<int>(k));
   }
+  std::vector<std::size_t> order(binds.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   // Parents before children, so a nested bind lands on top of its enclosing one.
-  std::stable_sort(binds.begin(), binds.end(), [](const ResolvedBind& a, const ResolvedBind& b) {
-    return std::count(a.target.begin(), a.target.end(), '/') < std::count(b.target.begin(), b.target.end(), '/');
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::count(binds[a].target.begin(), binds[a].target.end(), '/') <
+           std::count(binds[b].target.begin(), binds[b].target.end(), '/');
   });
+  {
+    std::vector<ResolvedBind> sorted;
+    std::vector<int> sortedOverlay;
+    for (std::size_t i : order) {
+      sorted.push_back(binds[i]);
+      sortedOverlay.push_back(overlayOf[i]);
+    }
+    binds = std::move(sorted);
+    overlayOf = std::move(sortedOverlay);
+  }
 
   std::string scratchDir = "/work";
   std::string tmpDir = "/tmp";
@@ -251,6 +256,9 @@ PlanOutcome buildPlan(const Policy& policy, Mode mode, bool tryUserNs, LaunchPla
     for (const auto& b : binds) {
       if (b.host != b.target) return failWith("bind " + b.host + " -> " + b.target + " needs a mount namespace (unavailable here)");
     }
+    if (!newDirs.empty())
+      return failWith("new file " + newDirs[0].target + "/" + newDirs[0].files[0].rel +
+                      " in a read-only bind needs a mount namespace (unavailable here)");
     char tmpl[] = "/tmp/greenlight-sandbox-XXXXXX";
     if (::mkdtemp(tmpl) == nullptr) return failWith(std::string("mkdtemp: ") + std::strerror(errno));
     out.hostScratch = tmpl;
@@ -390,12 +398,20 @@ PlanOutcome buildPlan(const Policy& policy, Mode mode, bool tryUserNs, LaunchPla
       for (const auto& b : binds) planned.push_back({b.host, b.target});
       planPrivateParents(planned, plan.hostUid, plan.hostGid, standIns, seals);
     }
+    std::vector<MountOp> overlays;
+    MountOp detach;
+    if (std::string error = planNewFiles(newDirs, ops, overlays, detach); !error.empty()) return failWith(error);
     for (std::size_t i = 0; i < binds.size(); ++i) {
       const auto& b = binds[i];
       for (const MountOp& op : standIns[i]) ops.push_back(op);
       addParents(b.target, ops);
-      bind(b.host, b.target, b.writable, b.isDir);
+      if (overlayOf[i] >= 0) {
+        ops.push_back(overlays[static_cast<std::size_t>(overlayOf[i])]);
+      } else {
+        bind(b.host, b.target, b.writable, b.isDir);
+      }
     }
+    if (!newDirs.empty()) ops.push_back(detach);
     for (MountOp& op : seals) ops.push_back(std::move(op));
   }
 

@@ -89,6 +89,10 @@ struct Verdict {
 // Seccomp allow-list profile. Auto picks from argv[0] (python*, node*, cc/gcc/g++/clang*).
 enum class Profile { Auto, Native, Python, Node, Compiler };
 
+// A read-only file bound at a path that its read-only enclosing directory bind does not hold
+// (a new file: an unsaved test file) appears there through a read-only overlay of the nearest
+// existing directory, the rest of which stays the host's; such a run takes no spare
+// (NewFiles.h). Its directory's path may not hold ':' ',' or '\' (a setup error).
 struct Bind {
   std::string hostPath;
   std::string sandboxPath;  // empty: same as hostPath

@@ -1,7 +1,9 @@
 // Step: filesystem. A new root on tmpfs holding only what the plan lists (system binds
 // read-only/nosuid/nodev, a minimal /etc written from cached contents, /dev with four device
 // binds, fresh /proc, size-capped tmpfs /tmp and /work, the seed copy, user binds), then
-// pivot_root, the old root detached, and the new root itself made read-only.
+// pivot_root, the old root detached, and the new root itself made read-only. Files new to a
+// read-only bind (an unsaved test file of a project) appear through a read-only overlayfs over
+// their directory whose first lower layer is a staging tmpfs, detached once mounted.
 //
 // Bind sources are resolved under the old root (kOldRoot) after pivot_root, so a host path
 // under /tmp is still reachable although the new root's tmpfs was mounted over /tmp.
@@ -27,7 +29,7 @@ namespace greenlight::sandbox::detail {
 namespace {
 
 constexpr const char* kStep = "mounts";
-constexpr unsigned long kMsBind = 4096, kMsRec = 16384, kMsPrivate = 1 << 18, kMsNosuid = 2,
+constexpr unsigned long kMsRdonly = 1, kMsBind = 4096, kMsRec = 16384, kMsPrivate = 1 << 18, kMsNosuid = 2,
                         kMsNodev = 4, kMsNoexec = 8;
 
 int setAttr(const char* path, unsigned int flags, std::uint64_t set) {
@@ -78,6 +80,17 @@ bool applyOp(const LaunchPlan& plan, const MountOp& op) {
     case MountKind::Seal:
       if (setAttr(target, 0, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV) != 0)
         return fail(plan, "mount_setattr", target);
+      return true;
+    case MountKind::Overlay:
+      // Only lower layers: the overlay is read-only by construction; MS_RDONLY says so too.
+      if (::mount("overlay", target, "overlay", kMsRdonly | kMsNosuid | kMsNodev, op.data.c_str()) != 0)
+        return fail(plan, "mount overlay", target);
+      return true;
+    case MountKind::Detach:
+      // The overlays hold private clones of their layers: the staging tmpfs can go, leaving no
+      // trace in the new root.
+      if (::umount2(target, 2 /* MNT_DETACH */) != 0) return fail(plan, "umount2", target);
+      if (::rmdir(target) != 0) return fail(plan, "rmdir", target);
       return true;
     case MountKind::Bind: {
       if (op.isDir) {

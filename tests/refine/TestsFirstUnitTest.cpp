@@ -80,7 +80,7 @@ TEST_CASE("tests first placement, python: beside the module without tests/, else
   }
 }
 
-TEST_CASE("tests first placement: C++ without a build beside the source, a build or jest/vitest/mocha say why not",
+TEST_CASE("tests first placement: C++ without a build beside the source, a build says why not",
           "[refine][testsfirst]") {
   TempRoot ws;
   std::string error;
@@ -97,12 +97,67 @@ TEST_CASE("tests first placement: C++ without a build beside the source, a build
   ws.write("CMakeLists.txt", "project(x)\n");
   CHECK_FALSE(placeTests(*cxx.target, add, ws.root.string(), &error));
   CHECK_THAT(error, Catch::Contains("CMakeLists.txt"));
-  ws.write("package.json", R"({"name": "x", "devDependencies": {"vitest": "^1.0.0"}, "scripts": {"test": "vitest"}})");
+}
+
+TEST_CASE("tests first placement: jest, vitest and mocha projects get the place and style their own tests have",
+          "[refine][testsfirst]") {
+  std::string error;
   auto js = findTarget("// slugify(text): dashes\nfunction slugify(text) {}\n", 1, t::Language::JavaScript);
   REQUIRE(js.target);
-  error.clear();
-  CHECK_FALSE(placeTests(*js.target, ws.write("slug.js", ""), ws.root.string(), &error));
-  CHECK_THAT(error, Catch::Contains("vitest"));
+  auto ts = findTarget("// slugify(text: string): dashes\nexport function slugify(text: string): string {}\n", 1,
+                       t::Language::JavaScript);
+  REQUIRE(ts.target);
+  {
+    // vitest: two test files beside their modules, one in test/: beside wins, no extension.
+    TempRoot ws;
+    ws.write("package.json", R"({"name": "x", "devDependencies": {"vitest": "^1.0.0"}, "scripts": {"test": "vitest"}})");
+    ws.write("src/a/x.ts", "export const x = 1;\n");
+    ws.write("src/a/x.test.ts", "import { it } from 'vitest';\n");
+    ws.write("src/b/y.ts", "export const y = 1;\n");
+    ws.write("src/b/y.test.ts", "import { it } from 'vitest';\n");
+    ws.write("test/all.spec.ts", "import { it } from 'vitest';\n");
+    auto p = placeTests(*ts.target, ws.write("src/slug.ts", "export {};\n"), ws.root.string(), &error);
+    INFO(error);
+    REQUIRE(p);
+    CHECK(p->path == (ws.root / "src/slug.test.ts").string());
+    CHECK(p->framework == "vitest");
+    CHECK(p->importLine == "import { slugify } from './slug';");
+  }
+  {
+    // jest: most tests in __tests__/ at the root (one .spec beside its module): __tests__/ wins.
+    TempRoot ws;
+    ws.write("package.json", R"({"name": "x", "devDependencies": {"jest": "^29.0.0"}, "scripts": {"test": "jest"}})");
+    ws.write("src/cart.js", "module.exports = {};\n");
+    ws.write("src/money.js", "module.exports = {};\n");
+    ws.write("src/format.js", "module.exports = {};\n");
+    ws.write("src/format.spec.js", "require('./format');\n");
+    ws.write("__tests__/cart.test.js", "const { test } = require('@jest/globals');\nrequire('../src/cart');\n");
+    ws.write("__tests__/money.test.js", "require('../src/money');\n");
+    auto p = placeTests(*js.target, ws.write("src/slug.js", "'use strict';\n"), ws.root.string(), &error);
+    INFO(error);
+    REQUIRE(p);
+    CHECK(p->path == (ws.root / "__tests__/slug.test.js").string());
+    CHECK(p->importLine == "const { slugify } = require('../src/slug.js');");
+    CHECK(p->framework == "jest:@jest/globals");
+    // A __tests__/ beside the module is where its tests go.
+    ws.write("lib/__tests__/other.test.js", "");
+    auto q = placeTests(*js.target, ws.write("lib/slug.js", "'use strict';\n"), ws.root.string(), &error);
+    REQUIRE(q);
+    CHECK(q->path == (ws.root / "lib/__tests__/slug.test.js").string());
+  }
+  {
+    // mocha: specs in test/ without a suffix, chai as the project's assertion library.
+    TempRoot ws;
+    ws.write("package.json", R"({"name": "x", "devDependencies": {"mocha": "^10.0.0", "chai": "^4.0.0"}, "scripts": {"test": "mocha"}})");
+    ws.write("lib/parse.js", "module.exports = {};\n");
+    ws.write("test/parse.js", "const { expect } = require('chai');\nrequire('../lib/parse');\n");
+    auto p = placeTests(*js.target, ws.write("lib/slug.js", "'use strict';\n"), ws.root.string(), &error);
+    INFO(error);
+    REQUIRE(p);
+    CHECK(p->path == (ws.root / "test/slug.js").string());
+    CHECK(p->framework == "mocha:chai");
+    CHECK(p->importLine == "const { slugify } = require('../lib/slug.js');");
+  }
 }
 
 TEST_CASE("tests first prompt: the comment, the stub, where and how to import, never an implementation", "[refine][testsfirst]") {

@@ -249,6 +249,7 @@ t::RunOutcome RefineLoop::runTests(const std::string& text, const std::string& f
   }
   if (wholeFile && inBuild_) rr.selectTests = newTests_;
   rr.extraTestFiles = discovery_.extraTestFiles;
+  rr.extraAreProjectTests = discovery_.extraAreProjectTests;
   rr.overlay = overlayWith(std::make_shared<const std::string>(text));
   rr.cancel = token_;
   return tests_.runNow(std::move(rr));
@@ -356,6 +357,7 @@ bool RefineLoop::useAcceptedTests() {
   // compiles it with the project's flags; the single-file harness would not).
   inBuild_ = placement && placement->inBuild && t::readFile(syn.path).has_value();
   discovery_.extraTestFiles = inBuild_ ? std::vector<std::string>{} : std::vector<std::string>{syn.path};
+  discovery_.extraAreProjectTests = !inBuild_;
   discovery_.overlay = overlayWith(std::make_shared<const std::string>(req_.text));
   TestsOutcome out;
   out.path = syn.path;
@@ -460,6 +462,7 @@ void RefineLoop::proposeTests() {
   inBuild_ = placement->inBuild;
   newTests_ = proposal.names;
   discovery_.extraTestFiles = inBuild_ ? std::vector<std::string>{} : std::vector<std::string>{proposal.path};
+  discovery_.extraAreProjectTests = !inBuild_;
   expectedTests_ = static_cast<int>(proposal.names.size());
   start = Clock::now();
   proposing_ = true;
@@ -587,6 +590,7 @@ std::vector<providers::ChatResult> RefineLoop::askModel(int round, int n, RoundR
     warmup.functionName = target_.name;
     if (target_.kind == TargetKind::Stub && target_.name.empty()) warmup.line = target_.headerFirst;
     warmup.extraTestFiles = discovery_.extraTestFiles;
+    warmup.extraAreProjectTests = discovery_.extraAreProjectTests;
     warmup.overlay = overlayWith(std::make_shared<const std::string>(req_.text));
     tests_.prepare(std::move(warmup));
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "core/refine/CxxBuildTests.h"
@@ -92,11 +93,73 @@ std::optional<TestsPlacement> placePython(const Target& target, const fs::path& 
   return p;
 }
 
+// The suffix a JS test file's name carries before its extension (".test", ".spec"), or "".
+std::string jsTestSuffix(const fs::path& file) {
+  const std::string stem = file.stem().string();
+  for (const char* s : {".test", ".spec"}) {
+    const std::string suffix = s;
+    if (stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0) return suffix;
+  }
+  return "";
+}
+
+// Where a project runner's (jest, vitest, mocha) tests live, learnt from its own test files: each
+// votes for "beside its module" (a sibling source of its stem) or for its directory, with the
+// suffix it carries; the most common wins (beside on a tie), so the new file matches the patterns
+// the project's tests already match. `dir` is empty for "beside".
+struct JsTestHome {
+  fs::path dir;
+  std::string suffix = ".test";
+  std::string examplePath;  // a test file of that kind (its style and imports)
+};
+
+JsTestHome jsTestHome(const fs::path& root, const fs::path& avoid) {
+  std::map<std::pair<std::string, std::string>, std::pair<int, std::string>> votes;  // (dir, suffix) -> (count, example)
+  std::error_code ec;
+  int seen = 0;
+  for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (++seen > 4000) break;
+    const std::string name = it->path().filename().string();
+    if (it->is_directory(ec) && (name == "node_modules" || name == "fixtures" || name == "dist" || name == "coverage" ||
+                                 (!name.empty() && name[0] == '.'))) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_regular_file(ec) || it->path() == avoid || testing::languageForPath(it->path().string()) != Language::JavaScript)
+      continue;
+    const fs::path& f = it->path();
+    const std::string suffix = jsTestSuffix(f);
+    const bool inTestDir = under(f, root / "test") || under(f, root / "tests") || f.parent_path().filename() == "__tests__";
+    if (suffix.empty() && !inTestDir) continue;
+    std::string stem = f.stem().string();
+    stem = stem.substr(0, stem.size() - suffix.size());
+    bool beside = false;  // a file of test/ without a suffix is no module's sibling (its stem is its own)
+    for (const char* ext : {".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".tsx"})
+      beside = beside || (!suffix.empty() && isFile(f.parent_path() / (stem + ext)));
+    auto& v = votes[{beside ? std::string() : f.parent_path().string(), suffix}];
+    if (v.first++ == 0) v.second = f.string();
+  }
+  JsTestHome home;
+  int best = 0;
+  for (const auto& [key, v] : votes) {
+    if (v.first > best || (v.first == best && key.first.empty())) {
+      best = v.first;
+      home.dir = key.first;
+      home.suffix = key.second;
+      home.examplePath = v.second;
+    }
+  }
+  return home;
+}
+
 std::optional<TestsPlacement> placeJavaScript(const Target& target, const fs::path& src, const fs::path& root,
                                               std::string* error) {
   auto project = testing::jsProject(src.string(), root.string(), nullptr);
-  if (project && !project->runner.empty() && project->runner != "node") {
-    *error = "tests first is not yet supported for " + project->runner +
+  const std::string runner = project ? project->runner : "";
+  const bool projectRunner = runner == "jest" || runner == "vitest" || runner == "mocha";
+  if (!runner.empty() && runner != "node" && !projectRunner) {
+    *error = "tests first is not yet supported for " + runner +
              " projects: write a test file for it (or set generate.testsFirst to \"never\")";
     return std::nullopt;
   }
@@ -106,14 +169,34 @@ std::optional<TestsPlacement> placeJavaScript(const Target& target, const fs::pa
   }
   TestsPlacement p;
   const std::string ext = src.extension().string();
-  const fs::path dir = isDir(src.parent_path() / "__tests__") ? src.parent_path() / "__tests__" : src.parent_path();
+  const bool ts = ext == ".ts" || ext == ".mts" || ext == ".tsx";
   const std::string text = testing::readSource(src.string(), nullptr).value_or("");
   const bool esm = ext == ".mjs" || ext == ".mts" || moduleSyntax(text);
-  const std::string testExt = ext == ".ts" || ext == ".mts" || ext == ".tsx" ? ext : esm && ext == ".js" ? ".mjs" : ext;
-  p.path = (dir / (src.stem().string() + ".test" + testExt)).lexically_normal().string();
+  fs::path dir = isDir(src.parent_path() / "__tests__") ? src.parent_path() / "__tests__" : src.parent_path();
+  std::string suffix = ".test";
+  JsTestHome home;
+  if (projectRunner) {
+    home = jsTestHome(fs::path(project->root), src);
+    if (!isDir(src.parent_path() / "__tests__")) dir = home.dir.empty() ? src.parent_path() : home.dir;
+    suffix = home.suffix;
+  }
+  const std::string testExt = ts ? ext : esm && ext == ".js" && !projectRunner ? ".mjs" : ext;
+  p.path = (dir / (src.stem().string() + suffix + testExt)).lexically_normal().string();
   std::string spec = fs::path(src).lexically_relative(dir).string();
   if (spec.rfind("../", 0) != 0) spec = "./" + spec;
+  // A project runner resolves like a bundler (vitest, ts-jest): its TypeScript tests import the
+  // module without its extension, as the project's own tests do.
+  if (projectRunner && ts) spec = spec.substr(0, spec.size() - ext.size());
   p.framework = "node:test";
+  if (projectRunner) {
+    if (auto example = home.examplePath.empty() ? std::nullopt : std::optional<fs::path>(home.examplePath)) {
+      p.examplePath = example->string();
+      p.exampleText = testing::readSource(p.examplePath, nullptr).value_or("");
+    }
+    if (runner == "vitest") p.framework = "vitest";
+    else if (runner == "jest") p.framework = p.exampleText.find("@jest/globals") != std::string::npos ? "jest:@jest/globals" : "jest";
+    else p.framework = p.exampleText.find("chai") != std::string::npos ? "mocha:chai" : "mocha:node:assert";
+  }
   if (esm) {
     p.importLine = "import { " + target.name + " } from '" + spec + "';";
     p.exportHint = "The tests import it as `import { " + target.name + " } from '" + spec + "'`: export it.";
@@ -121,9 +204,11 @@ std::optional<TestsPlacement> placeJavaScript(const Target& target, const fs::pa
     p.importLine = "const { " + target.name + " } = require('" + spec + "');";
     p.exportHint = "The tests import it as `require('" + spec + "')." + target.name + "`: export it.";
   }
-  if (auto example = exampleTestFile(root, Language::JavaScript, p.path)) {
-    p.examplePath = example->string();
-    p.exampleText = testing::readSource(p.examplePath, nullptr).value_or("");
+  if (p.examplePath.empty()) {
+    if (auto example = exampleTestFile(root, Language::JavaScript, p.path)) {
+      p.examplePath = example->string();
+      p.exampleText = testing::readSource(p.examplePath, nullptr).value_or("");
+    }
   }
   return p;
 }

@@ -29,6 +29,21 @@ std::string frameworkWords(const TestsPlacement& p) {
   if (p.framework == "node:test")
     return "node:test and node:assert: `test('...', () => { assert.deepStrictEqual(...) })`, `assert.throws` for expected "
            "errors";
+  if (p.framework == "vitest")
+    return "vitest: `import { describe, it, expect } from 'vitest';` then `it('...', () => { expect(...).toEqual(...) })`, "
+           "`expect(() => ...).toThrow()` for expected errors";
+  if (p.framework == "jest")
+    return "jest with its globals (no import of them): `test('...', () => { expect(...).toEqual(...) })`, "
+           "`expect(() => ...).toThrow()` for expected errors";
+  if (p.framework == "jest:@jest/globals")
+    return "jest: `import { describe, test, expect } from '@jest/globals';` (as the project's tests do), "
+           "`expect(() => ...).toThrow()` for expected errors";
+  if (p.framework == "mocha:chai")
+    return "mocha with chai, as the project's tests do: `const { expect } = require('chai');`, `describe`/`it` globals, "
+           "`expect(...).to.deep.equal(...)`, `expect(() => ...).to.throw()` for expected errors";
+  if (p.framework == "mocha:node:assert")
+    return "mocha (`describe`/`it` globals) with node:assert: `assert.deepStrictEqual(...)`, `assert.throws` for expected "
+           "errors";
   if (p.framework == "assert")
     return "a C++ program: `#include <cassert>`, each check an `assert(...)` in `int main()` (which returns 0); an expected "
            "exception checked with try/catch";

@@ -83,6 +83,10 @@ struct DiscoveryRequest {
   std::string functionName;
   // Test files that exist only in the overlay (tests written from a comment's examples).
   std::vector<std::string> extraTestFiles;
+  // The extra test files are test files of the project, placed where its runner finds them by
+  // its own patterns (tests first): a project runner (jest, vitest, mocha) runs them in place,
+  // where they exist only as overlays. False: the built-in harness runs them (comment examples).
+  bool extraAreProjectTests = false;
   // Environment used to resolve the toolchain (RunOptions::toolEnvironment), for adapters that
   // must know whether the project's interpreter can run its runner.
   std::map<std::string, std::string> toolEnvironment;

@@ -237,10 +237,8 @@ bool Staging::prepareInPlace(const TestPlan& plan, const OverlayProvider& overla
       }
       continue;
     }
-    if (unsaved && !disk) {
-      *error = path + ": the file exists only in the editor; save it to run the project's tests on it";
-      return false;
-    }
+    // A file only the editor has (tests first's accepted test file) gets a copy like any other:
+    // the sandbox shows it at its path through an overlay of its directory (sandbox/NewFiles.h).
     if (stable && disk) {
       // Every file bound, from a copy at a path of its own that stays (its content: this run's).
       const std::string copy = stableDir + "/" + std::to_string(i) + "-" + fs::path(path).filename().string();

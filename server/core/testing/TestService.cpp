@@ -158,6 +158,7 @@ DiscoveryRequest discoveryFor(const RunRequest& request, const std::string& path
   dr.overlay = request.overlay;
   dr.functionName = request.functionName;
   dr.extraTestFiles = request.extraTestFiles;
+  dr.extraAreProjectTests = request.extraAreProjectTests;
   dr.toolEnvironment = toolEnvironment;
   return dr;
 }

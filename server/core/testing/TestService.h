@@ -48,6 +48,7 @@ struct RunRequest {
   std::optional<int> line;          // 1-based: narrow to the function at this line
   std::string functionName;         // without a line: narrow to this function (DiscoveryRequest)
   std::vector<std::string> extraTestFiles;  // overlay-only test files (DiscoveryRequest)
+  bool extraAreProjectTests = false;         // DiscoveryRequest
   // Run only these tests (names as the runner reports them, TestIds.h selectionForIds); they
   // replace the narrowing by `line`. Empty: what discovery selected.
   std::vector<std::string> selectTests;

@@ -850,7 +850,9 @@ std::vector<std::string> jsImportClosure(const std::vector<std::string>& files, 
 
 std::optional<TestPlan> JsRunnerAdapter::discover(const DiscoveryContext& ctx, std::string* error) const {
   // Tests written from a comment's examples exist only in the editor: the built-in harness.
-  if (!ctx.request.extraTestFiles.empty()) return std::nullopt;
+  // Tests first's test file is placed where the runner finds it: the runner runs it, in place,
+  // from its overlay (the sandbox shows the new file: sandbox/NewFiles.h).
+  if (!ctx.request.extraTestFiles.empty() && !ctx.request.extraAreProjectTests) return std::nullopt;
   const std::string runner(name());
   auto project = jsProject(ctx.source, ctx.workspaceRoot, ctx.request.overlay);
   if (!project || project->runner != runner) return std::nullopt;
@@ -875,6 +877,13 @@ std::optional<TestPlan> JsRunnerAdapter::discover(const DiscoveryContext& ctx, s
   JsProbeResult probe = probeJsProject(*project, *node, ctx.workspaceRoot, config);
   std::vector<std::string> testFiles = probe.testFiles;
   if (!probe.error.empty()) testFiles = defaultTestFiles(project->root, runner);
+  if (ctx.request.extraAreProjectTests) {
+    // Not on disk, so not in the runner's listing: they count as its test files all the same.
+    for (const auto& extra : ctx.request.extraTestFiles) {
+      if (std::find(testFiles.begin(), testFiles.end(), extra) == testFiles.end()) testFiles.push_back(extra);
+    }
+    std::sort(testFiles.begin(), testFiles.end());
+  }
   const OverlayProvider& overlay = ctx.request.overlay;
 
   TestPlan plan;
