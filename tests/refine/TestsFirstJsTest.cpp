@@ -143,7 +143,7 @@ TEST_CASE("tests first, vitest: proposed beside the module in vitest's style, ch
   CHECK(ws.read("src/duration.ts") == kDurationTs);
 }
 
-TEST_CASE("tests first, vitest: the user's edited tests are what vitest holds the code to; both files land",
+TEST_CASE("tests first, vitest: the user's edited tests are what vitest holds the code to, both files land",
           "[testsfirst][js]") {
   const std::string project = installed("vitest-ts");
   REQUIRE(!project.empty());  // the ctest wrapper skips (77) when it is not installed
@@ -242,7 +242,7 @@ test('reads seconds', () => {
   CHECK_THAT(ws.read("src/duration.js"), Catch::Contains("Number(m[1] || 0) * 3600"));
 }
 
-TEST_CASE("tests first, mocha: a spec in test/ with chai, run by mocha from its overlay; a stub-passing test flagged",
+TEST_CASE("tests first, mocha: a spec in test/ with chai, run by mocha from its overlay, a stub-passing test flagged",
           "[testsfirst][js]") {
   const std::string project = installed("mocha-js");
   REQUIRE(!project.empty());

@@ -43,7 +43,7 @@ struct Project {
 
 }  // namespace
 
-TEST_CASE("a new file appears in a read-only bind; its directory is otherwise the host's", "[newfiles]") {
+TEST_CASE("a new file appears in a read-only bind, its directory is otherwise the host's", "[newfiles]") {
   Project pr;
   const std::string& ws = pr.ws.path();
   const auto before = listing(ws);
