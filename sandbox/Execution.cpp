@@ -775,7 +775,7 @@ class SandboxExecution final : public Execution {
   static bool ceilCpuReached(double cpuMs, double limitMs) { return cpuMs + 50.0 >= limitMs; }
 
   // The memory limit, enforced here whether or not a cgroup is delegated: the private resident
-  // memory of the sandbox's processes, summed, sampled every kMemoryEvery; over the limit the
+  // memory of each of the sandbox's processes, sampled every kMemoryEvery; over the limit the
   // tree is killed with memory_limit. RLIMIT_DATA (PlanBuilder) is only a far backstop against
   // an allocation faster than the sampling: it counts reserved address space such as each
   // thread's stack, so as THE limit it stopped healthy threaded suites (a test starting dozens
@@ -786,8 +786,10 @@ class SandboxExecution final : public Execution {
     if (pid_ <= 0) return;
     const bool waits = policy_.cpuWaitNs && samples_++ % kCpuWaitEvery == 0;
     SandboxTree tree = scanSandbox(pid_, waits);
+    // Per process, as RLIMIT_DATA was: a sum would count pages a fork shares copy-on-write once
+    // per child (a fork bomb of small Pythons read as gigabytes).
     long kb = mode_ == Mode::NoNamespaces ? privateResidentKb(std::to_string(pid_)) : 0;
-    for (const auto& process : tree.processes) kb += privateResidentKb(process);
+    for (const auto& process : tree.processes) kb = std::max(kb, privateResidentKb(process));
     sampledPeakKb_ = std::max(sampledPeakKb_, kb);
     if (kb > static_cast<long>(policy_.memoryLimitMb) * 1024) killTree(Status::MemoryLimit);
     if (waits) noteCpuWait(tree.taskDirs);

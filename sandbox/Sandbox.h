@@ -19,8 +19,7 @@
 // writable by that uid. Bind sources are resolved with the caller's rights before the drop,
 // so a world-readable prefix under a root-only directory (/root/.pyenv/versions/X) binds fine.
 //
-// The memory limit is the sandbox's private resident memory, summed over its processes and
-// sampled by the supervisor (RLIMIT_DATA is only a far backstop). Other limits without a
+// The memory limit is each sandbox process's private resident memory, sampled by the supervisor (RLIMIT_DATA is only a far backstop). Other limits without a
 // delegated cgroup are rlimits; memory_limit, process_limit and
 // file_size_limit are then recognised from the signal (SIGXCPU, SIGXFSZ), the tasks left at
 // the end, max RSS and the runtime's own message on stderr (MemoryError, std::bad_alloc,

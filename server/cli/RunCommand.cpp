@@ -136,13 +136,15 @@ int runCommand(const Args& args) {
     if (!result.discoveryNote.empty()) std::fprintf(stderr, "greenlight run: %s\n", result.discoveryNote.c_str());
     if (!outcome.noTests && !result.selectionNote.empty())
       std::fprintf(stderr, "greenlight run: ran %s\n", result.selectionNote.c_str());
-    std::cout << t::runResultToText(result) << std::flush;
+    // Before the results: their last line is the summary (DESIGN.md "Nearby tests").
     if (auto cov = t::targetCoverage(result.coverage, path, coverFirst, coverLast); cov && !cov->lines.empty()) {
       std::string notRun;
       for (int l : cov->notRun) notRun += (notRun.empty() ? "" : ", ") + std::to_string(l);
       std::fprintf(stderr, "greenlight run: %s%s\n", t::linesRunText(*cov).c_str(),
                    notRun.empty() ? "" : ("; no test runs line " + notRun).c_str());
+      std::fflush(stderr);
     }
+    std::cout << t::runResultToText(result) << std::flush;
   }
   if (outcome.noTests) return 3;
   // A run in which no test ran is never green (DESIGN.md "Nearby tests").
