@@ -1090,7 +1090,12 @@ RunResult JsRunnerAdapter::run(const TestPlan& plan, const RunOptions& options, 
   for (const auto& [copy, path] : staging.overlayBinds()) p.binds.push_back({copy, path, false});
   p.binds.insert(p.binds.end(), cmd.binds.begin(), cmd.binds.end());
   const std::string nodeBin = node->invokedAs.empty() ? node->path : node->invokedAs;
-  p.argv = {nodeBin};
+  // V8 sizes its heap by the machine, not by the sandbox: told the limit, it collects before the
+  // sandbox would stop the run (the limit is resident memory, sampled; an allocation is never
+  // refused, so V8's own last-resort collection never comes). Under a cgroup node does the same.
+  // The runner's workers inherit it (execArgv).
+  const std::string heapFlag = "--max-old-space-size=" + std::to_string(p.memoryLimitMb * 3 / 4);
+  p.argv = {nodeBin, heapFlag};
   p.argv.insert(p.argv.end(), cmd.nodeFlags.begin(), cmd.nodeFlags.end());
   p.argv.push_back(install->bin);
   p.argv.insert(p.argv.end(), cmd.argv.begin(), cmd.argv.end());
@@ -1101,7 +1106,7 @@ RunResult JsRunnerAdapter::run(const TestPlan& plan, const RunOptions& options, 
   // A warm spare counts coverage from its start (js_warm.js; js_coverage.js says why).
   if (jsCoverageOn()) p.env.push_back("GL_COVERAGE=1");
   if (options.warm && !options.executor) {
-    std::vector<std::string> warmArgv = {nodeBin};
+    std::vector<std::string> warmArgv = {nodeBin, heapFlag};
     warmArgv.insert(warmArgv.end(), cmd.nodeFlags.begin(), cmd.nodeFlags.end());
     warmArgv.push_back(std::string(kSandboxGl) + "/js_warm.js");
     warmArgv.push_back(runner);
