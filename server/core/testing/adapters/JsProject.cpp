@@ -1045,6 +1045,10 @@ std::optional<TestPlan> JsRunnerAdapter::discover(const DiscoveryContext& ctx, s
 
 bool jsCoverageOn() { return coverageEnabled(); }
 
+std::string nodeHeapFlag(std::size_t memoryLimitMb) {
+  return "--max-old-space-size=" + std::to_string(memoryLimitMb * 3 / 4);
+}
+
 bool stageJsCoverage(const TestPlan& plan, Staging& staging) {
   staging.addHarnessFile("js_coverage.js", harness::jsCoverage());
   if (!jsCoverageOn() || plan.sourceFile.empty()) return false;
@@ -1090,11 +1094,7 @@ RunResult JsRunnerAdapter::run(const TestPlan& plan, const RunOptions& options, 
   for (const auto& [copy, path] : staging.overlayBinds()) p.binds.push_back({copy, path, false});
   p.binds.insert(p.binds.end(), cmd.binds.begin(), cmd.binds.end());
   const std::string nodeBin = node->invokedAs.empty() ? node->path : node->invokedAs;
-  // V8 sizes its heap by the machine, not by the sandbox: told the limit, it collects before the
-  // sandbox would stop the run (the limit is resident memory, sampled; an allocation is never
-  // refused, so V8's own last-resort collection never comes). Under a cgroup node does the same.
-  // The runner's workers inherit it (execArgv).
-  const std::string heapFlag = "--max-old-space-size=" + std::to_string(p.memoryLimitMb * 3 / 4);
+  const std::string heapFlag = nodeHeapFlag(p.memoryLimitMb);  // the runner's workers inherit it (execArgv)
   p.argv = {nodeBin, heapFlag};
   p.argv.insert(p.argv.end(), cmd.nodeFlags.begin(), cmd.nodeFlags.end());
   p.argv.push_back(install->bin);

@@ -48,7 +48,7 @@ RunResult runNodeHarness(const TestPlan& plan, const RunOptions& options, Stagin
     staging.addHarnessFile("amaro.js", harness::amaroTransformer());
   }
   sandbox::Policy p = basePolicy(plan, options, staging, &*tool);
-  p.argv = {tool->path, "--test-reporter=" + reporter, "--test-reporter-destination=stdout"};
+  p.argv = {tool->path, nodeHeapFlag(p.memoryLimitMb), "--test-reporter=" + reporter, "--test-reporter-destination=stdout"};
   if (typescript) p.argv.push_back(tsImport);
   if (!plan.selected.empty()) {
     std::string pattern = "^(";
@@ -78,7 +78,7 @@ RunResult runNodeHarness(const TestPlan& plan, const RunOptions& options, Stagin
   // an interpreter started ahead could serve: it runs cold.
   if (options.warm && !options.executor && plan.selected.empty()) {
     if (typescript) {
-      p.warm = warmStart({p.argv[0], p.argv[1], p.argv[2], tsImport, std::string(kSandboxGl) + "/node_warm.js"},
+      p.warm = warmStart({p.argv[0], p.argv[1], p.argv[2], p.argv[3], tsImport, std::string(kSandboxGl) + "/node_warm.js"},
                          {{".gl/node_rewrite.js", harness::nodeRewriter()},
                           {".gl/acorn.js", harness::acornParser()},
                           {".gl/node_reporter.mjs", harness::nodeReporter()},
@@ -87,7 +87,7 @@ RunResult runNodeHarness(const TestPlan& plan, const RunOptions& options, Stagin
                           {".gl/ts_hook.mjs", harness::tsHook()},
                           {".gl/amaro.js", harness::amaroTransformer()}});
     } else {
-      p.warm = warmStart({p.argv[0], p.argv[1], p.argv[2], std::string(kSandboxGl) + "/node_warm.js"},
+      p.warm = warmStart({p.argv[0], p.argv[1], p.argv[2], p.argv[3], std::string(kSandboxGl) + "/node_warm.js"},
                          {{".gl/node_rewrite.js", harness::nodeRewriter()},
                           {".gl/acorn.js", harness::acornParser()},
                           {".gl/node_reporter.mjs", harness::nodeReporter()},
