@@ -17,6 +17,7 @@
 #include "core/refine/Prompt.h"
 #include "core/refine/ReplyCode.h"
 #include "core/refine/TestsPrompt.h"
+#include "core/refine/TextLines.h"
 #include "support/Log.h"
 
 namespace greenlight::core::refine {
@@ -95,6 +96,18 @@ bool collected(const t::RunResult& run, const std::vector<std::string>& names) {
   return false;
 }
 
+// The tests `text` defines that `original` (the file before, "" when it is new) did not:
+// only those are the proposal's or the accepted tests' own.
+std::vector<std::pair<std::string, int>> gainedTests(const std::string& text, const std::string& original,
+                                                     const std::string& path, t::Language language) {
+  std::set<std::string> before;
+  for (const auto& [name, line] : testsIn(original, path, language)) before.insert(name);
+  std::vector<std::pair<std::string, int>> gained;
+  for (auto& test : testsIn(text, path, language))
+    if (!before.count(test.first)) gained.push_back(std::move(test));
+  return gained;
+}
+
 int plannedTests(const t::TestPlan& plan, int synthetic) {
   if (synthetic > 0) return synthetic;
   if (!plan.selected.empty()) return static_cast<int>(plan.selected.size()) + (plan.doctestFunctions.empty() ? 0 : 1);
@@ -130,6 +143,10 @@ class RefineLoop {
   bool useAcceptedTests();
   bool testsFirstApplies() const;
   void proposeTests();
+  std::optional<std::string> askForTests(const TestsPlacement& placement);
+  std::string stubText() const;
+  void judgeAgainstStub(TestsProposal& proposal, const t::RunOutcome& outcome,
+                        const std::vector<std::pair<std::string, int>>& fresh) const;
   void preparePrompt();
   bool fixBaseline();
   enum class RoundEnd { Continue, Stop, Cancelled };
@@ -366,11 +383,7 @@ bool RefineLoop::useAcceptedTests() {
   out.isNew = !disk.has_value();
   out.original = disk.value_or("");
   // The tests the file gains: an existing file's own tests are not new.
-  std::set<std::string> before;
-  if (disk)
-    for (const auto& [name, line] : testsIn(*disk, syn.path, target_.language)) before.insert(name);
-  for (const auto& n : syn.names)
-    if (!before.count(n)) out.names.push_back(n);
+  for (const auto& [name, line] : gainedTests(syn.text, out.original, syn.path, target_.language)) out.names.push_back(name);
   out.count = static_cast<int>(out.names.size());
   if (inBuild_) newTests_ = out.names;
   result_.tests = out;
@@ -383,9 +396,8 @@ bool RefineLoop::testsFirstApplies() const {
   return mode == "ask" || mode == "always";
 }
 
-// Tests from the comment and signature alone (a request of their own, which never holds an
-// implementation: only the file as the user has it), checked against the stub; the result is
-// the proposal, and nothing is written or applied.
+// Tests from the comment and signature alone, checked against the stub; the result is the
+// proposal, and nothing is written or applied. Steps: place, ask, check against the stub, judge.
 void RefineLoop::proposeTests() {
   std::string why;
   auto placement = placeTests(target_, req_.path, root_, &why, plan_ ? &*plan_ : nullptr);
@@ -394,13 +406,52 @@ void RefineLoop::proposeTests() {
     result_.error = why;
     return;
   }
+  auto code = askForTests(*placement);
+  if (!code) return;
+  TestsProposal proposal;
+  proposal.path = placement->path;
+  proposal.exists = placement->exists;
+  proposal.original = placement->original;
+  proposal.text = proposedFileText(*placement, *code);
+  const auto fresh = gainedTests(proposal.text, placement->exists ? placement->original : "", proposal.path, target_.language);
+  for (const auto& [name, line] : fresh) proposal.names.push_back(name);
+
+  synthetic_ = SyntheticTests{proposal.path, proposal.text, proposal.names, placement->exportHint};
+  inBuild_ = placement->inBuild;
+  newTests_ = proposal.names;
+  discovery_.extraTestFiles = inBuild_ ? std::vector<std::string>{} : std::vector<std::string>{proposal.path};
+  discovery_.extraAreProjectTests = !inBuild_;
+  expectedTests_ = static_cast<int>(proposal.names.size());
+  RefineEvent checking;
+  checking.phase = Phase::Running;
+  checking.message = "checking tests against the stub…";
+  emit(checking);
+  auto start = Clock::now();
+  proposing_ = true;
+  auto outcome = runTests(stubText(), target_.name, 0, 1, 1);
+  proposing_ = false;
+  result_.testsMs += msSince(start);
+  if (token_.isCancelled() || outcome.result.cancelled) {
+    stopped();
+    return;
+  }
+  judgeAgainstStub(proposal, outcome, fresh);
+  result_.proposal = std::move(proposal);
+  result_.status = "tests_proposed";
+  result_.noTests = false;
+  result_.error.clear();
+}
+
+// The tests request: its own conversation, which never holds an implementation (only the file
+// as the user has it). The tests' code, or nothing with the result's error (or cancellation) set.
+std::optional<std::string> RefineLoop::askForTests(const TestsPlacement& placement) {
   TestsPromptInput in;
   in.target = target_;
   in.filePath = relativePath(req_.path, root_);
   in.fileText = req_.text;
-  in.testPath = relativePath(placement->path, root_);
-  in.placement = *placement;
-  in.examplePath = placement->examplePath.empty() ? "" : relativePath(placement->examplePath, root_);
+  in.testPath = relativePath(placement.path, root_);
+  in.placement = placement;
+  in.examplePath = placement.examplePath.empty() ? "" : relativePath(placement.examplePath, root_);
   if (const std::string secret = model_.secret(); !secret.empty()) in.secrets.push_back(secret);
   providers::ChatRequest chat;
   chat.system = testsSystemPrompt(target_.language);
@@ -422,57 +473,34 @@ void RefineLoop::proposeTests() {
   }
   if (token_.isCancelled()) {
     stopped();
-    return;
+    return std::nullopt;
   }
   if (replies.empty() || !replies.front().ok()) {
     result_.status = "error";
     result_.error = replies.empty() ? "the model returned nothing" : replies.front().error.message;
-    return;
+    return std::nullopt;
   }
-  const std::string code = testsFromReply(replies.front().text, target_.language);
+  std::string code = testsFromReply(replies.front().text, target_.language);
   if (code.empty()) {
     result_.status = "error";
     result_.error = "the model wrote no tests";
-    return;
+    return std::nullopt;
   }
-  TestsProposal proposal;
-  proposal.path = placement->path;
-  proposal.exists = placement->exists;
-  proposal.original = placement->original;
-  proposal.text = proposedFileText(*placement, code);
-  auto tests = testsIn(proposal.text, proposal.path, target_.language);
-  std::set<std::string> before;
-  if (placement->exists)
-    for (const auto& [name, line] : testsIn(placement->original, proposal.path, target_.language)) before.insert(name);
-  for (const auto& [name, line] : tests)
-    if (!before.count(name)) proposal.names.push_back(name);
+  return code;
+}
 
-  // Against the stub: the target as the user wrote it, or one that only raises.
-  RefineEvent checking;
-  checking.phase = Phase::Running;
-  checking.message = "checking tests against the stub…";
-  emit(checking);
-  std::string stubText = req_.text;
-  if (target_.kind == TargetKind::Insert) {
-    const std::string stub = stubFor(target_, req_.path, req_.text);
-    if (!stub.empty())
-      stubText = splice(req_.text, target_, normalizeCandidate(stub, target_), stubAdditions(target_, req_.path, req_.text)).text;
-  }
-  synthetic_ = SyntheticTests{proposal.path, proposal.text, proposal.names, placement->exportHint};
-  inBuild_ = placement->inBuild;
-  newTests_ = proposal.names;
-  discovery_.extraTestFiles = inBuild_ ? std::vector<std::string>{} : std::vector<std::string>{proposal.path};
-  discovery_.extraAreProjectTests = !inBuild_;
-  expectedTests_ = static_cast<int>(proposal.names.size());
-  start = Clock::now();
-  proposing_ = true;
-  auto outcome = runTests(stubText, target_.name, 0, 1, 1);
-  proposing_ = false;
-  result_.testsMs += msSince(start);
-  if (token_.isCancelled() || outcome.result.cancelled) {
-    stopped();
-    return;
-  }
+// The file with the target as the user wrote it, or, for an insertion, with one that only raises.
+std::string RefineLoop::stubText() const {
+  if (target_.kind != TargetKind::Insert) return req_.text;
+  const std::string stub = stubFor(target_, req_.path, req_.text);
+  if (stub.empty()) return req_.text;
+  return splice(req_.text, target_, normalizeCandidate(stub, target_), stubAdditions(target_, req_.path, req_.text)).text;
+}
+
+// What the run against the stub says about the proposed tests: an error when they did not run or
+// collect, else the new ones that passed on the stub (they assert nothing about the target).
+void RefineLoop::judgeAgainstStub(TestsProposal& proposal, const t::RunOutcome& outcome,
+                                  const std::vector<std::pair<std::string, int>>& fresh) const {
   const auto& run = outcome.result;
   if (proposal.names.empty()) {
     proposal.error = "the proposed tests define no test function";
@@ -489,19 +517,12 @@ void RefineLoop::proposeTests() {
       if (why.empty() && !r.message.empty()) why = r.message;
     proposal.error = "the proposed tests did not collect" + (why.empty() ? std::string() : ": " + why);
   } else {
-    std::vector<std::pair<std::string, int>> fresh;
-    for (const auto& [name, line] : tests)
-      if (!before.count(name)) fresh.emplace_back(name, line);
     for (auto& f : flagStubPasses(run, fresh, target_.name)) {
       bool ours = false;
       for (const auto& [name, line] : fresh) ours = ours || f.line == line;
       if (ours) proposal.flagged.push_back(std::move(f));
     }
   }
-  result_.proposal = std::move(proposal);
-  result_.status = "tests_proposed";
-  result_.noTests = false;
-  result_.error.clear();
 }
 
 void RefineLoop::preparePrompt() {
@@ -777,14 +798,7 @@ RefineLoop::RoundEnd RefineLoop::playRound(int round) {
 bool RefineLoop::askForCoverage() {
   const CandidateReport& b = best_->report;
   if (!req_.config.refine.requireCoverage || extraRounds_ > 0 || !b.coverage || b.coverage->complete()) return false;
-  const std::string& text = best_->spliced.text;
-  std::vector<std::string_view> lines;
-  for (std::size_t start = 0; start <= text.size();) {
-    auto nl = text.find('\n', start);
-    lines.push_back(std::string_view(text).substr(start, nl == std::string::npos ? std::string::npos : nl - start));
-    if (nl == std::string::npos) break;
-    start = nl + 1;
-  }
+  const std::vector<std::string_view> lines = lineViews(best_->spliced.text, true);
   std::string feedback = "Every test passed (" + std::to_string(b.passed) + "), but no test runs " +
                          std::to_string(b.coverage->notRun.size()) + " of the " + std::to_string(b.coverage->lines.size()) +
                          " lines of your code:\n";
