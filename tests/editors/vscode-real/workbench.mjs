@@ -317,16 +317,44 @@ export class Workbench {
   // --- the Testing view and the gutter ---------------------------------------------------------
   // The rows of the Testing view's tree: label (its first line), state (from the row's status
   // icon: passed, failed, errored, skipped, queued, running, unset) and whether it is collapsed.
+  // Every row of the Testing view's tree, in order. The tree is a virtualized list: only the rows
+  // in view are in the page, and once a run's Test Coverage pane shares the sidebar the lower
+  // folders are out of view; so the list is scrolled through (by the mouse wheel, as a user
+  // would) and the rows merged by their list index, then scrolled back to the top.
   async testRows() {
-    return this.page.evaluate(() =>
-      [...document.querySelectorAll('.test-explorer .monaco-list-row, .testing-explorer-tree .monaco-list-row')].map((r) => {
+    const kList = '.test-explorer .monaco-list, .testing-explorer-tree .monaco-list';
+    const read = () => this.page.evaluate((sel) => {
+      const list = document.querySelector(sel);
+      if (!list) return { rows: [], more: false, atEnd: true };
+      const rowsEl = list.querySelector('.monaco-list-rows');
+      const total = rowsEl ? parseFloat(rowsEl.style.height) || 0 : 0;
+      const top = rowsEl ? -(parseFloat(rowsEl.style.top) || 0) : 0;
+      const rows = [...list.querySelectorAll('.monaco-list-row')].map((r) => {
         const icon = r.querySelector('[class*="codicon-testing-"]');
         const cls = icon ? [...icon.classList].find((c) => c.startsWith('codicon-testing-')) ?? '' : '';
         const state = /passed/.test(cls) ? 'passed' : /failed/.test(cls) ? 'failed' : /error/.test(cls) ? 'errored' : /skipped/.test(cls) ? 'skipped'
           : /queued/.test(cls) ? 'queued' : /loading|spin|running/.test(cls) ? 'running' : 'unset';
-        return { label: (r.innerText || '').split('\n')[0].trim(), aria: r.getAttribute('aria-label') ?? '', state, collapsed: !!r.querySelector('.monaco-tl-twistie.collapsible.collapsed') };
-      }),
-    );
+        return { index: Number(r.dataset.index ?? -1), label: (r.innerText || '').split('\n')[0].trim(), aria: r.getAttribute('aria-label') ?? '', state, collapsed: !!r.querySelector('.monaco-tl-twistie.collapsible.collapsed') };
+      });
+      return { rows, more: total > list.clientHeight + 1, atEnd: top + list.clientHeight >= total - 1 };
+    }, kList);
+    const strip = ({ index, ...row }) => row;
+    let page = await read();
+    if (!page.more) return page.rows.sort((a, b) => a.index - b.index).map(strip);
+    const list = this.page.locator(kList).first();
+    await list.hover();
+    await this.page.mouse.wheel(0, -100000);
+    await this.page.waitForTimeout(50);
+    const byIndex = new Map();
+    for (let i = 0; i < 50; i++) {
+      page = await read();
+      for (const r of page.rows) byIndex.set(r.index, r);
+      if (page.atEnd) break;
+      await this.page.mouse.wheel(0, 120);
+      await this.page.waitForTimeout(50);
+    }
+    await this.page.mouse.wheel(0, -100000);
+    return [...byIndex.values()].sort((a, b) => a.index - b.index).map(strip);
   }
 
   // Waits for a Testing view row whose label matches `re` (and has `state`, when given).
@@ -349,6 +377,13 @@ export class Workbench {
   // Right-clicks the Testing view's row whose label matches `re`; returns the menu's entries.
   async testRowMenu(re) {
     const row = this.page.locator('.test-explorer .monaco-list-row, .testing-explorer-tree .monaco-list-row').filter({ hasText: re }).first();
+    // Out of view in the virtualized tree (see testRows): scroll down to it.
+    const list = this.page.locator('.test-explorer .monaco-list, .testing-explorer-tree .monaco-list').first();
+    for (let i = 0; i < 50 && (await row.count()) === 0 && (await list.count()) > 0; i++) {
+      await list.hover();
+      await this.page.mouse.wheel(0, 120);
+      await this.page.waitForTimeout(50);
+    }
     await row.click({ button: 'right' });
     const handle = await this.waitFor('the context menu', () => {
       const labels = [...document.querySelectorAll('.monaco-menu .action-label')].map((a) => a.textContent.trim()).filter(Boolean);
