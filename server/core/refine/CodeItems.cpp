@@ -1,13 +1,15 @@
 #include "core/refine/CodeItems.h"
-#include "core/refine/TextLines.h"
 
 #include <algorithm>
 #include <cctype>
 
 #include "core/refine/LineLexer.h"
 #include "core/refine/SourceScan.h"
+#include "support/TextLines.h"
 
 namespace greenlight::core::refine {
+
+using support::trimView;
 
 using testing::Language;
 

@@ -17,10 +17,12 @@
 #include "core/refine/Prompt.h"
 #include "core/refine/ReplyCode.h"
 #include "core/refine/TestsPrompt.h"
-#include "core/refine/TextLines.h"
 #include "support/Log.h"
+#include "support/TextLines.h"
 
 namespace greenlight::core::refine {
+
+using support::lineViews;
 
 namespace fs = std::filesystem;
 namespace t = testing;

@@ -1,13 +1,15 @@
 #include "core/refine/Imports.h"
-#include "core/refine/TextLines.h"
 
 #include <algorithm>
 #include <cctype>
 #include <set>
 
 #include "core/refine/CodeItems.h"
+#include "support/TextLines.h"
 
 namespace greenlight::core::refine {
+
+using support::trimView;
 
 using testing::Language;
 

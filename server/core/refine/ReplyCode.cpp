@@ -1,5 +1,4 @@
 #include "core/refine/ReplyCode.h"
-#include "core/refine/TextLines.h"
 
 #include <algorithm>
 #include <cctype>
@@ -14,8 +13,12 @@
 #include "core/refine/ReplyText.h"
 #include "core/refine/SourceScan.h"
 #include "core/refine/UserSpec.h"
+#include "support/TextLines.h"
 
 namespace greenlight::core::refine {
+
+using support::lineViews;
+using support::trimView;
 
 using testing::Language;
 

@@ -1,13 +1,16 @@
 #include "core/refine/ReplyText.h"
-#include "core/refine/TextLines.h"
 
 #include <algorithm>
 #include <cctype>
 
 #include "core/refine/LineLexer.h"
 #include "core/refine/LineRoles.h"
+#include "support/TextLines.h"
 
 namespace greenlight::core::refine {
+
+using support::lineViews;
+using support::trimView;
 
 using testing::Language;
 

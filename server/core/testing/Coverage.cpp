@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <string_view>
 
+#include "support/TextLines.h"
+
 namespace greenlight::core::testing {
 namespace fs = std::filesystem;
 
@@ -64,21 +66,6 @@ nlohmann::ordered_json targetCoverageToJson(const TargetCoverage& c) {
 
 namespace {
 
-std::vector<std::string_view> splitLines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    auto nl = text.find('\n', start);
-    if (nl == std::string_view::npos) {
-      if (start < text.size()) lines.push_back(text.substr(start));
-      break;
-    }
-    lines.push_back(text.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return lines;
-}
-
 std::size_t indentOf(std::string_view line) {
   std::size_t i = 0;
   while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
@@ -88,7 +75,7 @@ std::size_t indentOf(std::string_view line) {
 }  // namespace
 
 std::pair<int, int> functionLines(const std::string& text, int defLine, Language language) {
-  const auto lines = splitLines(text);
+  const auto lines = support::lineViews(text, false);
   if (defLine < 1 || defLine > static_cast<int>(lines.size())) return {std::max(defLine, 1), 0};
   if (language == Language::Python) {
     // Decorators above belong to it; the body is every later line indented deeper, blank lines

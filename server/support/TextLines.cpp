@@ -1,9 +1,9 @@
-#include "core/refine/TextLines.h"
+#include "support/TextLines.h"
 
 #include <algorithm>
 #include <cctype>
 
-namespace greenlight::core::refine {
+namespace greenlight::support {
 
 std::string_view trimView(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -27,4 +27,4 @@ std::vector<std::string_view> lineViews(std::string_view text, bool keepTrailing
   return lines;
 }
 
-}  // namespace greenlight::core::refine
+}  // namespace greenlight::support
