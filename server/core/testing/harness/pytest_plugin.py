@@ -495,16 +495,17 @@ def _raise_origin(tb):
 # machinery around it, whose calls a Python tracer would pay for on every test).
 @pytest.hookimpl(hookwrapper=True, trylast=True)
 def pytest_runtest_setup(item):
-    windowed = _fixtures_windowed()
-    if not windowed:
-        _gl_cover.test_started(_S.cover)
-    yield
-    if not windowed:
-        _gl_cover.test_finished(_S.cover)
+    yield from _counting_fixture_code()
 
 
 @pytest.hookimpl(hookwrapper=True, trylast=True)
 def pytest_runtest_teardown(item, nextitem):
+    yield from _counting_fixture_code()
+
+
+def _counting_fixture_code():
+    """A setup or teardown phase: counted as a whole where pytest's fixture calls cannot be
+    windowed one by one."""
     windowed = _fixtures_windowed()
     if not windowed:
         _gl_cover.test_started(_S.cover)
