@@ -36,12 +36,15 @@
 #include "core/config/Config.h"
 #include "core/testing/TestService.h"
 #include "sandbox/Sandbox.h"
+#include "BenchSupport.h"
 
 namespace t = greenlight::core::testing;
 namespace core = greenlight::core;
 namespace fs = std::filesystem;
 
 namespace {
+
+using benchsupport::median;
 
 struct Case {
   const char* project;
@@ -70,35 +73,6 @@ const Case kCases[] = {
     {"generated-37tu", "gen_tests", "test/gen_tests", "gen_tests", "cd test && ./gen_tests", "include/gen/part.hpp",
      "inline int part_scale(int x) {", true},
 };
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
-std::string read(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write(const std::string& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-}
-
-// `original` with "(void)N;" after the first '{' of the anchor line.
-std::string edited(const std::string& original, const Case& c, int n) {
-  auto at = original.find(c.anchor);
-  if (at == std::string::npos) {
-    std::fprintf(stderr, "bench_cmake: '%s' not found in %s\n", c.anchor, c.file);
-    std::exit(2);
-  }
-  auto brace = original.find('{', at);
-  return original.substr(0, brace + 1) + " (void)" + std::to_string(n) + ";" + original.substr(brace + 1);
-}
 
 double seconds(const std::chrono::steady_clock::time_point& t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -187,7 +161,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s: the project's own cold configure + build: %.1f s\n", c.project, seconds(t0));
     }
     const std::string file = root + "/" + c.file;
-    const std::string original = read(file);
+    const std::string original = benchsupport::readFile(file);
     t::RunRequest base;
     base.path = file;
     base.workspaceRoot = root;
@@ -209,8 +183,8 @@ int main(int argc, char** argv) {
       // Each of the five after its own new edit; the order rotates between runs.
       for (int k = 0; k < 5; ++k) {
         const int which = (k + r) % 5;
-        const std::string text = edited(original, c, ++serial);
-        if (which != 3) write(file, text);
+        const std::string text = benchsupport::editedCxx(original, c.anchor, c.file, "bench_cmake", ++serial);
+        if (which != 3) benchsupport::writeFile(file, text);
         if (which == 4) {
           auto t0 = std::chrono::steady_clock::now();
           if (sh("cmake --build " + quote(build) + " --target " + c.targets + " >/dev/null 2>&1 && cd " + quote(build) + " && (" +
@@ -238,7 +212,7 @@ int main(int argc, char** argv) {
         } else {
           t::RunRequest req = base;
           if (which == 3) {
-            write(file, original);
+            benchsupport::writeFile(file, original);
             auto candidate = std::make_shared<const std::string>(text);
             req.overlay = [candidate, file](const std::string& p) -> std::optional<std::string> {
               if (p == file) return *candidate;
@@ -255,7 +229,7 @@ int main(int argc, char** argv) {
         }
       }
     }
-    write(file, original);
+    benchsupport::writeFile(file, original);
     const double one = median(baseline), b = median(all);
     std::printf("%-16s %-30s %7.2fs %7.2fs %7.2fs %7.2fs %7.2fs   cli %.2fx (%.2fx)  save %.2fx (%.2fx)  refine %.2fx (%.2fx)\n",
                 c.project, c.file, one, b, median(cli), median(save), median(refine), median(cli) / b, median(cli) / one,

@@ -21,6 +21,7 @@
 #include "core/testing/Discovery.h"
 #include "core/testing/TestService.h"
 #include "sandbox/Sandbox.h"
+#include "BenchSupport.h"
 
 namespace t = greenlight::core::testing;
 namespace core = greenlight::core;
@@ -28,11 +29,7 @@ namespace sb = greenlight::sandbox;
 
 namespace {
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
+using benchsupport::median;
 
 }  // namespace
 
@@ -44,18 +41,8 @@ int main(int argc, char** argv) {
   const std::string path = std::filesystem::absolute(argv[1]).lexically_normal().string();
   const int runs = argc > 2 ? std::max(1, std::atoi(argv[2])) : 20;
   const std::string root = t::findWorkspaceRoot(path);
-  core::ConfigLayers layers;
-  layers.setEnvironment(core::relevantEnvironment());
-  std::string error;
-  if (!layers.loadWorkspaceFile(root, &error)) {
-    std::fprintf(stderr, "bench_coverage: %s\n", error.c_str());
-    return 2;
-  }
-  auto config = layers.resolve(&error);
-  if (!config) {
-    std::fprintf(stderr, "bench_coverage: %s\n", error.c_str());
-    return 2;
-  }
+  const auto config = benchsupport::workspaceConfig(root, "bench_coverage");
+  if (!config) return 2;
   t::TestService::Options options;
   options.workers = 1;
   t::TestService service(options);

@@ -23,11 +23,14 @@
 
 #include "core/testing/TestService.h"
 #include "sandbox/Sandbox.h"
+#include "BenchSupport.h"
 
 namespace t = greenlight::core::testing;
 namespace fs = std::filesystem;
 
 namespace {
+
+using benchsupport::median;
 
 struct Case {
   const char* project;
@@ -41,34 +44,6 @@ const Case kCases[] = {
     {"catch2-cliopts", "include/cliopts/cliopts.hpp", "inline int parse_int(std::string_view text) {"},
     {"doctest-ringbuf", "include/ringbuf/ring_buffer.hpp", "bool empty() const {"},
 };
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
-std::string read(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write(const std::string& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-}
-
-std::string edited(const std::string& original, const Case& c, int n) {
-  auto at = original.find(c.anchor);
-  if (at == std::string::npos) {
-    std::fprintf(stderr, "bench_coverage_cxx: '%s' not found in %s\n", c.anchor, c.file);
-    std::exit(2);
-  }
-  auto brace = original.find('{', at);
-  return original.substr(0, brace + 1) + " (void)" + std::to_string(n) + ";" + original.substr(brace + 1);
-}
 
 // One run of `file` with coverage on or off; its wall seconds, the lines it measured.
 struct Timed {
@@ -129,10 +104,10 @@ int main(int argc, char** argv) {
       for (int i = 0; i < 2; ++i) {
         const int k = (i + r) % 2;  // alternate which goes first
         const std::string file = roots[k] + "/" + c.file;
-        const std::string original = read(file);
-        write(file, edited(original, c, ++serial));
+        const std::string original = benchsupport::readFile(file);
+        benchsupport::writeFile(file, benchsupport::editedCxx(original, c.anchor, c.file, "bench_coverage_cxx", ++serial));
         Timed timed = runOnce(service, roots[k], file, k == 1);
-        write(file, original);
+        benchsupport::writeFile(file, original);
         (k ? with : without).push_back(timed.seconds);
         if (k) lines = timed.lines;
       }

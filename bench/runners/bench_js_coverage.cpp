@@ -19,17 +19,14 @@
 #include "core/testing/Discovery.h"
 #include "core/testing/TestService.h"
 #include "sandbox/Sandbox.h"
+#include "BenchSupport.h"
 
 namespace t = greenlight::core::testing;
 namespace sb = greenlight::sandbox;
 
 namespace {
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
+using benchsupport::median;
 
 void waitForWarmSpare() {
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);

@@ -23,11 +23,14 @@
 #include <vector>
 
 #include "core/testing/Discovery.h"
+#include "BenchSupport.h"
 
 namespace t = greenlight::core::testing;
 namespace fs = std::filesystem;
 
 namespace {
+
+using benchsupport::median;
 
 void write(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());
@@ -36,11 +39,6 @@ void write(const fs::path& p, const std::string& text) {
 
 double ms(std::chrono::steady_clock::time_point a) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
 }
 
 }  // namespace

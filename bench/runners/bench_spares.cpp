@@ -26,6 +26,7 @@
 #include "core/testing/Discovery.h"
 #include "core/testing/TestService.h"
 #include "sandbox/Sandbox.h"
+#include "BenchSupport.h"
 
 extern char** environ;
 
@@ -35,11 +36,7 @@ namespace sb = greenlight::sandbox;
 
 namespace {
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
+using benchsupport::median;
 
 // Runs argv with output to /dev/null; milliseconds, or -1 when it failed.
 double runBare(const std::vector<std::string>& args, const std::string& cwd) {
@@ -80,18 +77,8 @@ int main(int argc, char** argv) {
     blocks = std::max(1, std::atoi(argv[i]));
   }
   const std::string root = t::findWorkspaceRoot(path);
-  core::ConfigLayers layers;
-  layers.setEnvironment(core::relevantEnvironment());
-  std::string error;
-  if (!layers.loadWorkspaceFile(root, &error)) {
-    std::fprintf(stderr, "bench_spares: %s\n", error.c_str());
-    return 2;
-  }
-  auto config = layers.resolve(&error);
-  if (!config) {
-    std::fprintf(stderr, "bench_spares: %s\n", error.c_str());
-    return 2;
-  }
+  const auto config = benchsupport::workspaceConfig(root, "bench_spares");
+  if (!config) return 2;
   t::TestService::Options options;
   options.workers = 1;
   t::TestService service(options);
