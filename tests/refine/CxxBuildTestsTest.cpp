@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
 
+#include "TempTree.h"
 #include "core/refine/CxxBuildTests.h"
 
 using namespace greenlight::core::refine;
@@ -15,21 +15,8 @@ namespace t = greenlight::core::testing;
 
 namespace {
 
-struct Root {
-  fs::path root;
-  Root() {
-    char tmpl[] = "/tmp/gl-cxxbuildtests-XXXXXX";
-    root = ::mkdtemp(tmpl);
-  }
-  ~Root() {
-    std::error_code ec;
-    fs::remove_all(root, ec);
-  }
-  std::string write(const std::string& rel, const std::string& text) const {
-    fs::create_directories((root / rel).parent_path());
-    std::ofstream(root / rel) << text;
-    return (root / rel).string();
-  }
+struct Root : gltest::TempTree {
+  Root() : TempTree("gl-cxxbuildtests") {}
 };
 
 const char* kHeader = "#pragma once\n// clamp(x, lo, hi): x kept within [lo, hi]\ninline int clamp(int x, int lo, int hi) { throw 0; }\n";

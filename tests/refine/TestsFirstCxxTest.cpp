@@ -281,6 +281,17 @@ const char* kGtestProposed =
     "TEST(Duration, Junk) { EXPECT_THROW(parse_duration(\"junk\"), std::invalid_argument); }\n"
     "TEST(Duration, Trivial) { EXPECT_TRUE(true); }\n";
 
+// The scripted model of the GoogleTest cases: kGtestProposed as the tests, then a wrong
+// implementation and the right one once the failure (expected 5400) is in the prompt.
+json gtestRules() {
+  return {{"rules",
+           json::array({{{"match", "Write the tests for parse_duration()"}, {"text", fenced("cpp", kGtestProposed)}},
+                        {{"match", "parse_duration()"},
+                         {"wrong", fenced("cpp", "int parse_duration(const std::string& text) {\n  return 0;\n}")},
+                         {"right", fenced("cpp", "#include <stdexcept>\n" + impl(3600, 60, 1).substr(7))},
+                         {"evidence", "expected 5400"}}})}};
+}
+
 }  // namespace
 
 TEST_CASE("tests first, CMake GoogleTest project: a library's source, the test file of the target linking it, the new cases only",
@@ -295,13 +306,7 @@ TEST_CASE("tests first, CMake GoogleTest project: a library's source, the test f
   ws.write("src/text.cpp", kSource);
   ws.write("tests/text_test.cpp", kOldGtests);
   openToSandbox(ws);
-  const json rules = {{"rules",
-                       json::array({{{"match", "Write the tests for parse_duration()"}, {"text", fenced("cpp", kGtestProposed)}},
-                                    {{"match", "parse_duration()"},
-                                     {"wrong", fenced("cpp", "int parse_duration(const std::string& text) {\n  return 0;\n}")},
-                                     {"right", fenced("cpp", "#include <stdexcept>\n" + impl(3600, 60, 1).substr(7))},
-                                     {"evidence", "expected 5400"}}})}};
-  ScriptedModel model(rules);
+  ScriptedModel model(gtestRules());
   auto p = generate(ws, &model, {"src/text.cpp:14", "--tests-first", "--json"});
   INFO(describe(p));
   REQUIRE(p.exitCode == 3);
@@ -371,13 +376,7 @@ TEST_CASE("tests first, Meson GoogleTest project: the test file of the program l
   ws.write("src/text.cpp", kSource);
   ws.write("tests/text_test.cpp", kOldGtests);
   openToSandbox(ws);
-  const json rules = {{"rules",
-                       json::array({{{"match", "Write the tests for parse_duration()"}, {"text", fenced("cpp", kGtestProposed)}},
-                                    {{"match", "parse_duration()"},
-                                     {"wrong", fenced("cpp", "int parse_duration(const std::string& text) {\n  return 0;\n}")},
-                                     {"right", fenced("cpp", "#include <stdexcept>\n" + impl(3600, 60, 1).substr(7))},
-                                     {"evidence", "expected 5400"}}})}};
-  ScriptedModel model(rules);
+  ScriptedModel model(gtestRules());
   auto p = generate(ws, &model, {"src/text.cpp:14", "--tests-first", "--json"});
   INFO(describe(p));
   REQUIRE(p.exitCode == 3);
@@ -416,13 +415,7 @@ TEST_CASE("tests first, compile_commands.json project: the test source of the da
                   {"command", std::string("c++ -std=c++17 -Iinclude -c ") + f + " -o /tmp/unused.o"}});
   ws.write("compile_commands.json", db.dump(2));
   openToSandbox(ws);
-  const json rules = {{"rules",
-                       json::array({{{"match", "Write the tests for parse_duration()"}, {"text", fenced("cpp", kGtestProposed)}},
-                                    {{"match", "parse_duration()"},
-                                     {"wrong", fenced("cpp", "int parse_duration(const std::string& text) {\n  return 0;\n}")},
-                                     {"right", fenced("cpp", "#include <stdexcept>\n" + impl(3600, 60, 1).substr(7))},
-                                     {"evidence", "expected 5400"}}})}};
-  ScriptedModel model(rules);
+  ScriptedModel model(gtestRules());
   auto r = generate(ws, &model, {"src/text.cpp:14", "--tests-first", "--yes", "--apply", "--json"});
   INFO(describe(r));
   REQUIRE(r.exitCode == 0);

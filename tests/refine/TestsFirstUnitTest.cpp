@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
 
+#include "TempTree.h"
 #include "core/refine/TestsFirst.h"
 #include "core/refine/TestsPrompt.h"
 
@@ -15,21 +15,8 @@ namespace t = greenlight::core::testing;
 
 namespace {
 
-struct TempRoot {
-  fs::path root;
-  TempRoot() {
-    char tmpl[] = "/tmp/gl-testsfirst-XXXXXX";
-    root = ::mkdtemp(tmpl);
-  }
-  ~TempRoot() {
-    std::error_code ec;
-    fs::remove_all(root, ec);
-  }
-  std::string write(const std::string& rel, const std::string& text) const {
-    fs::create_directories((root / rel).parent_path());
-    std::ofstream(root / rel) << text;
-    return (root / rel).string();
-  }
+struct TempRoot : gltest::TempTree {
+  TempRoot() : TempTree("gl-testsfirst") {}
 };
 
 const char* kStub = "# parse_duration(text): \"1h30m\" -> 5400 seconds\ndef parse_duration(text):\n    raise NotImplementedError\n";
