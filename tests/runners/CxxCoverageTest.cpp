@@ -62,7 +62,7 @@ std::map<int, long> gcovByHand(const TempWorkspace& ws) {
 
 TEST_CASE("c++ coverage: the single-file runner agrees with gcov by hand, line by line") {
   if (std::system("command -v g++ >/dev/null 2>&1 && command -v gcov >/dev/null 2>&1") != 0) {
-    WARN("g++ or gcov not installed: skipped");
+    WARN("SKIP: g++ or gcov not installed (scripts/deps.sh installs them)");
     return;
   }
   TempWorkspace ws;
@@ -89,7 +89,7 @@ TEST_CASE("c++ coverage: the single-file runner agrees with gcov by hand, line b
 
 TEST_CASE("c++ coverage: a clang++ run measures nothing and ends as it does without coverage") {
   if (std::system("command -v clang++ >/dev/null 2>&1") != 0) {
-    WARN("clang++ not installed: skipped");
+    WARN("SKIP: clang++ not installed (scripts/deps.sh installs it)");
     return;
   }
   TempWorkspace ws;
