@@ -21,9 +21,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
+#include <variant>
 
 #include "cli/Commands.h"
 #include "cli/Interrupt.h"
@@ -307,17 +310,19 @@ bool writeTests(const TestsOutcome& tests, std::string* error) {
   return writeAtomically(tests.path, tests.original, tests.text, error);
 }
 
-}  // namespace
-
-int generateCommand(const Args& args) {
-  std::string target;
+// The command line, parsed.
+struct GenerateOptions {
+  std::string target, testsFile;
   bool apply = false, diff = false, json = false, allowUnverified = false, testsFirst = false, yes = false;
-  std::string testsFile;
   int rounds = 0, candidates = 0;
   double timeout = 0;
   nlohmann::json overrides = nlohmann::json::object();
   std::map<std::string, std::string> flagOrigin;
-  support::setLogLevel(support::LogLevel::Warn);
+};
+
+// The options, or the exit code when parsing ends the command (--help, a usage error).
+std::variant<GenerateOptions, int> parseOptions(const Args& args) {
+  GenerateOptions o;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> std::optional<std::string> {
@@ -328,21 +333,21 @@ int generateCommand(const Args& args) {
       std::fputs(kGenerateUsage, stdout);
       return 0;
     } else if (a == "--apply") {
-      apply = true;
+      o.apply = true;
     } else if (a == "--diff") {
-      diff = true;
+      o.diff = true;
     } else if (a == "--json") {
-      json = true;
+      o.json = true;
     } else if (a == "--allow-unverified") {
-      allowUnverified = true;
+      o.allowUnverified = true;
     } else if (a == "--tests-first") {
-      testsFirst = true;
+      o.testsFirst = true;
     } else if (a == "--yes" || a == "-y") {
-      yes = true;
+      o.yes = true;
     } else if (a == "--tests-file") {
       auto v = value();
       if (!v) return usage("--tests-file needs a file holding the accepted tests");
-      testsFile = *v;
+      o.testsFile = *v;
     } else if (a == "--rounds" || a == "--candidates" || a == "--timeout" || a == "--provider" || a == "--model" ||
                a == "--base-url" || a == "--log-level") {
       auto v = value();
@@ -350,26 +355,26 @@ int generateCommand(const Args& args) {
       if (a == "--rounds") {
         auto n = positiveInt(*v, 10);
         if (!n) return usage("--rounds needs a number from 1 to 10");
-        rounds = *n;
+        o.rounds = *n;
       } else if (a == "--candidates") {
         auto n = positiveInt(*v, 8);
         if (!n) return usage("--candidates needs a number from 1 to 8");
-        candidates = *n;
+        o.candidates = *n;
       } else if (a == "--timeout") {
         char* end = nullptr;
-        timeout = std::strtod(v->c_str(), &end);
-        if (end == v->c_str() || *end != '\0' || !(timeout > 0) || timeout > 86400)
+        o.timeout = std::strtod(v->c_str(), &end);
+        if (end == v->c_str() || *end != '\0' || !(o.timeout > 0) || o.timeout > 86400)
           return usage("--timeout needs a positive number of seconds");
       } else if (a == "--provider") {
         if (*v != "auto" && *v != "openai" && *v != "anthropic") return usage("unknown provider '" + *v + "' (auto, openai, anthropic)");
-        overrides["provider"] = *v;
-        flagOrigin["provider"] = "--provider";
+        o.overrides["provider"] = *v;
+        o.flagOrigin["provider"] = "--provider";
       } else if (a == "--model") {
-        overrides["model"] = *v;
-        flagOrigin["model"] = "--model";
+        o.overrides["model"] = *v;
+        o.flagOrigin["model"] = "--model";
       } else if (a == "--base-url") {
-        overrides["baseUrl"] = *v;
-        flagOrigin["baseUrl"] = "--base-url";
+        o.overrides["baseUrl"] = *v;
+        o.flagOrigin["baseUrl"] = "--base-url";
       } else {
         auto level = support::parseLogLevel(*v);
         if (!level) return usage("unknown log level '" + *v + "'");
@@ -377,49 +382,64 @@ int generateCommand(const Args& args) {
       }
     } else if (!a.empty() && a[0] == '-') {
       return usage("unknown option " + a);
-    } else if (target.empty()) {
-      target = a;
+    } else if (o.target.empty()) {
+      o.target = a;
     } else {
       return usage("unexpected argument '" + a + "' (one PATH:LINE only)");
     }
   }
-  if (target.empty()) return usage("missing PATH:LINE");
-  if (apply && diff) return usage("--apply and --diff exclude each other");
-  auto colon = target.rfind(':');
-  if (colon == std::string::npos || colon + 1 >= target.size() ||
-      target.find_first_not_of("0123456789", colon + 1) != std::string::npos)
-    return usage("expected PATH:LINE (the line of the comment or stub), got '" + target + "'");
-  auto line = positiveInt(target.substr(colon + 1), 100000000);
-  if (!line) return usage("line must be a positive number in '" + target + "'");
-  std::error_code ec;
-  std::string path = target.substr(0, colon);
-  if (!fs::is_regular_file(path, ec)) {
-    std::fprintf(stderr, "greenlight generate: %s: no such file\n", path.c_str());
-    return 2;
-  }
-  path = fs::absolute(path, ec).lexically_normal().string();
-  auto original = readWhole(path);
-  if (!original) {
-    std::fprintf(stderr, "greenlight generate: %s: cannot read the file\n", path.c_str());
-    return 2;
-  }
+  if (o.target.empty()) return usage("missing PATH:LINE");
+  if (o.apply && o.diff) return usage("--apply and --diff exclude each other");
+  return o;
+}
 
-  const std::string root = core::testing::findWorkspaceRoot(path);
+// What the loop is asked and by whom: the file as it is on disk, its workspace, the endpoint.
+struct Prepared {
+  std::string path, original, root;
+  RefineRequest request;
+  core::providers::Endpoint endpoint;
+};
+
+// PATH:LINE read and checked, the configuration and the provider resolved, the request built;
+// or the exit code with the reason on stderr. A wrong LINE is an error whether or not a model is
+// configured, so the target is found before the provider.
+std::variant<Prepared, int> prepare(const GenerateOptions& o) {
+  auto colon = o.target.rfind(':');
+  if (colon == std::string::npos || colon + 1 >= o.target.size() ||
+      o.target.find_first_not_of("0123456789", colon + 1) != std::string::npos)
+    return usage("expected PATH:LINE (the line of the comment or stub), got '" + o.target + "'");
+  auto line = positiveInt(o.target.substr(colon + 1), 100000000);
+  if (!line) return usage("line must be a positive number in '" + o.target + "'");
+  std::error_code ec;
+  Prepared p;
+  p.path = o.target.substr(0, colon);
+  if (!fs::is_regular_file(p.path, ec)) {
+    std::fprintf(stderr, "greenlight generate: %s: no such file\n", p.path.c_str());
+    return 2;
+  }
+  p.path = fs::absolute(p.path, ec).lexically_normal().string();
+  auto original = readWhole(p.path);
+  if (!original) {
+    std::fprintf(stderr, "greenlight generate: %s: cannot read the file\n", p.path.c_str());
+    return 2;
+  }
+  p.original = *original;
+
+  p.root = core::testing::findWorkspaceRoot(p.path);
   std::string error;
-  auto config = core::providers::configForCommandLine(root, overrides, flagOrigin, &error);
+  auto config = core::providers::configForCommandLine(p.root, o.overrides, o.flagOrigin, &error);
   if (!config) {
     std::fprintf(stderr, "greenlight generate: configuration error: %s\n", error.c_str());
     return 2;
   }
-  // The target first: a wrong LINE is an error whether or not a model is configured.
-  auto language = core::testing::languageForPath(path);
+  auto language = core::testing::languageForPath(p.path);
   if (!language || *language == core::testing::Language::Command) {
     std::fprintf(stderr, "greenlight generate: %s: generate supports Python (.py), JavaScript (.js, .mjs, .cjs) and C++ files\n",
-                 path.c_str());
+                 p.path.c_str());
     return 2;
   }
-  if (auto lookup = findTarget(*original, *line, *language); !lookup.target) {
-    std::fprintf(stderr, "greenlight generate: %s:%d: %s\n", path.c_str(), *line, lookup.error.c_str());
+  if (auto lookup = findTarget(p.original, *line, *language); !lookup.target) {
+    std::fprintf(stderr, "greenlight generate: %s:%d: %s\n", p.path.c_str(), *line, lookup.error.c_str());
     return 2;
   }
   auto resolved = core::providers::resolveProvider(*config);
@@ -430,137 +450,171 @@ int generateCommand(const Args& args) {
                  "    export OPENAI_API_KEY=...        (OpenAI; or ANTHROPIC_API_KEY=... for Anthropic)\n"
                  "    export GREENLIGHT_BASE_URL=http://127.0.0.1:11434/v1   (Ollama, llama.cpp, vLLM: any OpenAI-compatible server)\n"
                  "    or \"provider\"/\"baseUrl\"/\"model\" in %s/.greenlight.json\n",
-                 root.c_str());
+                 p.root.c_str());
     if (!resolved.hint.empty()) std::fprintf(stderr, "  hint: %s\n", resolved.hint.c_str());
     for (const auto& t : resolved.tried) std::fprintf(stderr, "  tried %s\n", t.c_str());
     return 2;
   }
   GL_LOG(Info, "generate: " << resolved.endpoint.name << " " << resolved.endpoint.model << " at " << resolved.endpoint.baseUrl);
+  p.endpoint = resolved.endpoint;
 
-  RefineRequest request;
-  request.path = path;
-  request.text = *original;
+  RefineRequest& request = p.request;
+  request.path = p.path;
+  request.text = p.original;
   request.line = *line;
-  request.workspaceRoot = root;
+  request.workspaceRoot = p.root;
   request.config = *config;
-  request.maxRounds = rounds;
-  request.candidates = candidates;
-  request.timeoutSeconds = timeout;
+  request.maxRounds = o.rounds;
+  request.candidates = o.candidates;
+  request.timeoutSeconds = o.timeout;
   // The terminal asks only when told to (--tests-first, --yes, generate.testsFirst "always"):
   // without, a target with no tests keeps the unverified result.
-  request.testsFirst = testsFirst || yes || config->generate.testsFirst == "always" ? "always" : "never";
-  if (!testsFile.empty()) {
-    auto text = readWhole(testsFile);
+  request.testsFirst = o.testsFirst || o.yes || config->generate.testsFirst == "always" ? "always" : "never";
+  if (!o.testsFile.empty()) {
+    auto text = readWhole(o.testsFile);
     if (!text) {
-      std::fprintf(stderr, "greenlight generate: --tests-file %s: cannot read the file\n", testsFile.c_str());
+      std::fprintf(stderr, "greenlight generate: --tests-file %s: cannot read the file\n", o.testsFile.c_str());
       return 2;
     }
     request.acceptedTests = AcceptedTests{"", *text};
   }
+  return p;
+}
 
-  ProgressPrinter progress(json && ::isatty(2) != 1);
-  if (config->sandbox.warmInterpreters) sandbox::keepSpares(true);
-  RefineResult result = runLoop(request, resolved.endpoint, progress);
-
-  // Tests first: the proposal is shown and accepted (or edited, or cancelled) before any code is
-  // asked for; then the loop runs again against the accepted text.
-  if (result.status == "tests_proposed" && result.proposal) {
-    const TestsProposal& proposal = *result.proposal;
-    std::optional<std::string> accepted;
-    if (yes) {
-      if (!proposal.error.empty()) {
-        std::fprintf(stderr, "greenlight generate: %s; nothing written\n", proposal.error.c_str());
-        if (json) std::cout << refineResultToJson(result, false).dump() << std::endl;
-        return 1;
-      }
-      for (const auto& f : proposal.flagged)
-        std::fprintf(stderr, "greenlight generate: warning: %s:%d: %s: %s\n", relativePath(proposal.path, root).c_str(), f.line,
-                     f.name.c_str(), f.message.c_str());
-      accepted = proposal.text;
-    } else if (json || ::isatty(0) != 1) {
-      if (json) {
-        std::cout << refineResultToJson(result, false).dump() << std::endl;
-      } else {
-        std::cout << proposal.text << std::flush;
-        printProposalNotes(proposal, root);
-        std::fprintf(stderr,
-                     "greenlight generate: tests proposed for %s in %s; nothing written (accept with --yes, or save them and "
-                     "pass --tests-file FILE)\n",
-                     result.target ? result.target->name.c_str() : "the target", relativePath(proposal.path, root).c_str());
-      }
-      return 3;
+// Tests first: the proposal is shown and accepted (with --yes, on the terminal, edited or not)
+// or cancelled before any code is asked for; accepted, the loop runs again against that text and
+// `result` is its result. The exit code when the command ends here (nothing written).
+std::optional<int> settleProposal(const GenerateOptions& o, Prepared& p, ProgressPrinter& progress, RefineResult& result) {
+  if (result.status != "tests_proposed" || !result.proposal) return std::nullopt;
+  const TestsProposal& proposal = *result.proposal;
+  std::optional<std::string> accepted;
+  if (o.yes) {
+    if (!proposal.error.empty()) {
+      std::fprintf(stderr, "greenlight generate: %s; nothing written\n", proposal.error.c_str());
+      if (o.json) std::cout << refineResultToJson(result, false).dump() << std::endl;
+      return 1;
+    }
+    for (const auto& f : proposal.flagged)
+      std::fprintf(stderr, "greenlight generate: warning: %s:%d: %s: %s\n", relativePath(proposal.path, p.root).c_str(), f.line,
+                   f.name.c_str(), f.message.c_str());
+    accepted = proposal.text;
+  } else if (o.json || ::isatty(0) != 1) {
+    if (o.json) {
+      std::cout << refineResultToJson(result, false).dump() << std::endl;
     } else {
-      accepted = askOnTerminal(proposal, root);
-      if (!accepted) {
-        std::fprintf(stderr, "greenlight generate: cancelled; nothing written\n");
-        return 1;
-      }
+      std::cout << proposal.text << std::flush;
+      printProposalNotes(proposal, p.root);
+      std::fprintf(stderr,
+                   "greenlight generate: tests proposed for %s in %s; nothing written (accept with --yes, or save them and "
+                   "pass --tests-file FILE)\n",
+                   result.target ? result.target->name.c_str() : "the target", relativePath(proposal.path, p.root).c_str());
     }
-    request.acceptedTests = AcceptedTests{proposal.path, *accepted};
-    result = runLoop(request, resolved.endpoint, progress);
+    return 3;
+  } else {
+    accepted = askOnTerminal(proposal, p.root);
+    if (!accepted) {
+      std::fprintf(stderr, "greenlight generate: cancelled; nothing written\n");
+      return 1;
+    }
   }
-  progress.finish();
+  p.request.acceptedTests = AcceptedTests{proposal.path, *accepted};
+  result = runLoop(p.request, p.endpoint, progress);
+  return std::nullopt;
+}
 
-  bool applied = false;
-  int exitCode = 1;
-  const std::string rel = relativePath(path, fs::current_path(ec).string());
-  if (result.status == "passed" || (result.status == "unverified" && allowUnverified)) {
-    if (apply && result.edit) {
-      std::string why;
-      if (result.tests && result.status == "passed" && !writeTests(*result.tests, &why)) {
-        std::fprintf(stderr, "greenlight generate: %s\n", why.c_str());
-        if (json) std::cout << refineResultToJson(result, false).dump() << std::endl;
-        return 1;
-      }
-      if (writeAtomically(path, *original, result.newText, &why)) {
-        applied = true;
-      } else {
-        std::fprintf(stderr, "greenlight generate: %s\n", why.c_str());
-        if (json) std::cout << refineResultToJson(result, false).dump() << std::endl;
-        return 1;
-      }
-    }
+// --apply: the accepted tests (tests first) and then the code, each written atomically; false,
+// with the reason on stderr, when a write was refused. `applied` says whether the code landed.
+bool applyResult(const GenerateOptions& o, const Prepared& p, const RefineResult& result, bool* applied) {
+  *applied = false;
+  if (!o.apply || !result.edit) return true;
+  if (result.status != "passed" && !(result.status == "unverified" && o.allowUnverified)) return true;
+  std::string why;
+  if (result.tests && result.status == "passed" && !writeTests(*result.tests, &why)) {
+    std::fprintf(stderr, "greenlight generate: %s\n", why.c_str());
+    return false;
   }
-  if (json) {
+  if (!writeAtomically(p.path, p.original, result.newText, &why)) {
+    std::fprintf(stderr, "greenlight generate: %s\n", why.c_str());
+    return false;
+  }
+  *applied = true;
+  return true;
+}
+
+// The result on stdout (JSON, the code, or a diff) and its headline on stderr; the exit code.
+int report(const GenerateOptions& o, const Prepared& p, const RefineResult& result, bool applied) {
+  std::error_code ec;
+  const std::string cwd = fs::current_path(ec).string();
+  const std::string rel = relativePath(p.path, cwd);
+  if (o.json) {
     std::cout << refineResultToJson(result, applied).dump() << std::endl;
   } else if (!result.code.empty() && (result.status == "passed" || result.status == "unverified")) {
     // Tests first: the tests land with the code, so the diff shows both (the tests first).
-    if (diff && result.tests && result.status == "passed")
-      std::cout << unifiedDiff(result.tests->original, result.tests->text, relativePath(result.tests->path, fs::current_path(ec).string()));
-    if (diff) std::cout << unifiedDiff(*original, result.newText, rel);
-    else std::cout << codeWithNewImports(result, *original);
+    if (o.diff && result.tests && result.status == "passed")
+      std::cout << unifiedDiff(result.tests->original, result.tests->text, relativePath(result.tests->path, cwd));
+    if (o.diff) std::cout << unifiedDiff(p.original, result.newText, rel);
+    else std::cout << codeWithNewImports(result, p.original);
     std::cout << std::flush;
   }
   if (result.status == "passed") {
-    if (!json) {
-      const std::string both = result.tests ? rel + " and " + relativePath(result.tests->path, fs::current_path(ec).string()) : rel;
-      std::string note = applied ? "; written to " + both : apply ? "" : result.tests ? "; not written (--apply writes the tests and the code)" : "; not written (--apply writes it)";
+    if (!o.json) {
+      const std::string both = result.tests ? rel + " and " + relativePath(result.tests->path, cwd) : rel;
+      std::string note = applied ? "; written to " + both : o.apply ? "" : result.tests ? "; not written (--apply writes the tests and the code)" : "; not written (--apply writes it)";
       std::fprintf(stderr, "greenlight generate: %s%s\n", resultHeadline(result).c_str(), note.c_str());
     }
-    exitCode = 0;
-  } else if (result.status == "unverified") {
-    if (!json) {
+    return 0;
+  }
+  if (result.status == "unverified") {
+    if (!o.json) {
       std::fprintf(stderr, "greenlight generate: no tests found near %s and no example in the comment: the code is unverified%s\n",
                    rel.c_str(), applied ? "; written (--allow-unverified)" : "; nothing written (--apply --allow-unverified writes it)");
     }
-    exitCode = 3;
-  } else if (result.status == "cancelled") {
-    if (!json) std::fprintf(stderr, "greenlight generate: interrupted; nothing written\n");
-    exitCode = 130;
-  } else if (result.usageError) {
-    if (!json) std::fprintf(stderr, "greenlight generate: %s\n", result.error.c_str());
-    exitCode = 2;
-  } else if (result.status == "failed") {
-    if (!json) {
+    return 3;
+  }
+  if (result.status == "cancelled") {
+    if (!o.json) std::fprintf(stderr, "greenlight generate: interrupted; nothing written\n");
+    return 130;
+  }
+  if (result.usageError) {
+    if (!o.json) std::fprintf(stderr, "greenlight generate: %s\n", result.error.c_str());
+    return 2;
+  }
+  if (result.status == "failed") {
+    if (!o.json) {
       std::fprintf(stderr, "greenlight generate: no candidate passed in %zu round%s: %s; see --json for the failures; nothing written\n",
                    result.rounds.size(), result.rounds.size() == 1 ? "" : "s", result.error.c_str());
     }
-    exitCode = 1;
-  } else {
-    if (!json) std::fprintf(stderr, "greenlight generate: %s\n", result.error.c_str());
-    exitCode = 1;
+    return 1;
   }
-  return exitCode;
+  if (!o.json) std::fprintf(stderr, "greenlight generate: %s\n", result.error.c_str());
+  return 1;
+}
+
+}  // namespace
+
+// Steps: parse the options, prepare the request, run the loop, settle a tests-first proposal,
+// apply, report.
+int generateCommand(const Args& args) {
+  support::setLogLevel(support::LogLevel::Warn);
+  auto parsed = parseOptions(args);
+  if (const int* exit = std::get_if<int>(&parsed)) return *exit;
+  const GenerateOptions& o = std::get<GenerateOptions>(parsed);
+  auto prepared = prepare(o);
+  if (const int* exit = std::get_if<int>(&prepared)) return *exit;
+  Prepared& p = std::get<Prepared>(prepared);
+
+  ProgressPrinter progress(o.json && ::isatty(2) != 1);
+  if (p.request.config.sandbox.warmInterpreters) sandbox::keepSpares(true);
+  RefineResult result = runLoop(p.request, p.endpoint, progress);
+  if (auto exit = settleProposal(o, p, progress, result)) return *exit;
+  progress.finish();
+
+  bool applied = false;
+  if (!applyResult(o, p, result, &applied)) {
+    if (o.json) std::cout << refineResultToJson(result, false).dump() << std::endl;
+    return 1;
+  }
+  return report(o, p, result, applied);
 }
 
 }  // namespace greenlight::cli
