@@ -134,6 +134,7 @@ int runCommand(const Args& args) {
       std::fprintf(stderr, "greenlight run: no tests found near %s%s\n", path.c_str(),
                    result.selectionNote.empty() ? "" : (": " + result.selectionNote).c_str());
     if (!result.discoveryNote.empty()) std::fprintf(stderr, "greenlight run: %s\n", result.discoveryNote.c_str());
+    if (!result.coverageNote.empty()) std::fprintf(stderr, "greenlight run: %s\n", result.coverageNote.c_str());
     if (!outcome.noTests && !result.selectionNote.empty())
       std::fprintf(stderr, "greenlight run: ran %s\n", result.selectionNote.c_str());
     // Before the results: their last line is the summary (DESIGN.md "Nearby tests").

@@ -97,3 +97,44 @@ TEST_CASE("hang watchdog: the built-in harnesses name the hung test (Python, nod
   CHECK(spins->status == TestStatus::Timeout);
   CHECK(spins->message.find("with no test finishing") != std::string::npos);
 }
+
+TEST_CASE("coverage that makes a run run out of time: the run without it decides and says so") {
+  TempWorkspace ws;
+  // value() is slow only while coverage watches it (a line tracer on its frame, or a
+  // sys.monitoring tool on 3.12+): a suite healthy as the project runs it, too slow with us.
+  auto src = ws.write("m.py",
+                      "import sys\nimport time\n\n\n"
+                      "def _watched():\n"
+                      "    if sys._getframe(1).f_trace is not None:\n        return True\n"
+                      "    mon = getattr(sys, 'monitoring', None)\n"
+                      "    return bool(mon) and any(mon.get_tool(i) for i in range(6))\n\n\n"
+                      "def value():\n"
+                      "    if _watched():\n        time.sleep(600)\n"
+                      "    return 1\n");
+  ws.write("test_m.py", "from m import value\n\n\ndef test_value():\n    assert value() == 1\n\n\ndef test_other():\n    assert 2 == 2\n");
+  DiscoveryRequest dr;
+  dr.path = src;
+  std::string err;
+  auto plan = discoverTests(dr, &err);
+  REQUIRE(plan);
+  RunOptions opt;
+  opt.timeoutSeconds = 4 * gltest::timeScale();
+  auto r = runPlan(*plan, opt);
+  INFO(describe(r));
+  REQUIRE(r.error.empty());
+  CHECK(r.summary.passed == 2);
+  CHECK(r.summary.failed + r.summary.errors == 0);
+  CHECK(r.verdict);
+  CHECK(r.verdict->status == greenlight::sandbox::Status::Ok);
+  CHECK(r.coverage.empty());
+  CHECK_THAT(r.coverageNote, Catch::Contains("coverage not measured: with it, ") && Catch::Contains("without it"));
+
+  // A test that runs out of time without coverage too is still a timeout.
+  ws.write("m.py", "import time\n\n\ndef value():\n    time.sleep(600)\n    return 1\n");
+  auto slow = runPlan(*plan, opt);
+  INFO(describe(slow));
+  const TestResult* v = find(slow, "test_value");
+  REQUIRE(v);
+  CHECK(v->status == TestStatus::Timeout);
+  CHECK_FALSE(slow.coverageNote.empty());
+}

@@ -4,7 +4,7 @@
 // asks about the function at LINE; `run FILE` about the whole file.
 //
 // Thread-safety: pure functions over plain values, except coverageEnabled() (reads the process
-// environment, which greenlight never writes after start).
+// environment, which greenlight never writes after start, and this thread's CoverageOff).
 #pragma once
 
 #include <optional>
@@ -30,8 +30,22 @@ struct TargetCoverage {
 };
 
 // Coverage is on for every run unless greenlight's own environment says GREENLIGHT_COVERAGE=0
-// (the with/without comparisons and the bench).
+// (the with/without comparisons and the bench), or a CoverageOff is alive on this thread.
 bool coverageEnabled();
+
+// Turns coverage off for the runs planned and run on this thread while it lives: a run that
+// coverage made too slow is run again without it (runPlan), so that what greenlight adds never
+// turns a healthy suite into a timeout.
+class CoverageOff {
+ public:
+  CoverageOff();
+  ~CoverageOff();
+  CoverageOff(const CoverageOff&) = delete;
+  CoverageOff& operator=(const CoverageOff&) = delete;
+
+ private:
+  bool was_;
+};
 
 // The measured coverage of `file` (a host path, compared lexically normalised), or nullptr.
 const FileCoverage* findCoverage(const std::vector<FileCoverage>& coverage, const std::string& file);

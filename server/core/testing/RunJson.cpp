@@ -90,6 +90,7 @@ nlohmann::ordered_json runResultToJson(const RunResult& r, int coverFirst, int c
   j["sandbox"] = r.verdict ? verdictToJson(*r.verdict) : nlohmann::ordered_json::object();
   if (!r.selectionNote.empty()) j["selection"] = r.selectionNote;
   if (!r.discoveryNote.empty()) j["discovery"] = r.discoveryNote;
+  if (!r.coverageNote.empty()) j["coverage_note"] = r.coverageNote;
   if (r.cancelled) j["cancelled"] = true;
   if (!r.error.empty()) j["error"] = r.error;
   return j;

@@ -159,6 +159,8 @@ struct RunResult {
   std::string selectionNote;
   // What decided the test files beyond their imports, in words (TestPlan::discoveryNote).
   std::string discoveryNote;
+  // Why coverage was not measured although it is on, in words ("" when it was, or is off).
+  std::string coverageNote;
   // Files whose diagnostics this run owns (source + test files): a new run replaces them all,
   // so the LSP publishes an empty list for those of them without diagnostics.
   std::vector<std::string> files;
