@@ -441,16 +441,17 @@ export async function coverageView({ wb, shots }) {
   return `Test Coverage pane: "${row}"; gutter: not run ${missed.join(', ')}, run ${hit.join(', ')}; lenses: ${lenses.join(', ')}; problems: ${notRun.join(' | ')}`;
 }
 
-// 14. Tests first (issue 36), against the scripted fake server (tests/editors/fake: its
-// parse_duration has no tests, so generate proposes four, one flagged as passing on the stub):
+// 14. Tests first (issue 36), against the real server and the lane's scripted model
+// (model-script.json: parse_duration has no tests, so generate proposes four, one of which the
+// server flags as passing on the stub):
 // the proposal opens as a diff with nothing on disk; Cancel closes it and writes nothing; Edit
 // puts the cursor in the proposal, and Accept Tests and Generate then lands the edited test file
 // and the code as one edit; one undo removes both.
 const kDurations = '# parse_duration(text): "1h30m" -> 5400 seconds; "90s" -> 90; raises ValueError on junk\ndef parse_duration(text):\n    raise NotImplementedError\n';
 export async function testsFirst({ wb, workspace }) {
   const source = path.join(workspace, 'tests-first/durations.py');
-  // Where the test file goes is the server's choice (the fake: tests/; the real server, with no
-  // tests anywhere in this folder: beside the module).
+  // Where the test file goes is the server's choice (the real server, with no tests anywhere in
+  // this folder: beside the module; the fake server: tests/).
   const places = ['tests-first/tests/test_durations.py', 'tests-first/test_durations.py'].map((p) => path.join(workspace, p));
   const written = () => places.filter((p) => fs.existsSync(p));
   await wb.openFile('durations.py');
@@ -603,7 +604,7 @@ export const kScenarios = [
   { id: 6, name: 'no provider configured: one clear message', fn: noProvider, provider: false },
   // Against the scripted fake server (lane.mjs --fake-server), in a window of its own.
   { id: 13, name: 'a run\'s coverage in the Testing view and the gutter', fn: coverageView, provider: false, fake: true },
-  // Against the scripted fake server (lane.mjs --fake-server) until the real server proposes
-  // tests (issue 36's server side); a window of its own.
-  { id: 14, name: 'tests first: cancelled, then edited and accepted: both files land, one undo removes both', fn: testsFirst, provider: false, fake: true },
+  // Against the real server and the lane's scripted model (model-script.json: parse_duration's
+  // tests, then its code).
+  { id: 14, name: 'tests first: cancelled, then edited and accepted: both files land, one undo removes both', fn: testsFirst, provider: true },
 ];
