@@ -39,9 +39,11 @@ std::vector<Definition> pythonDefinitions(const ScannedSource& s) {
   for (int ln = 1; ln <= n; ++ln) {
     const auto& L = s.line(ln);
     if (L.depthAtStart != 0 || L.startsInString) continue;
+    if (s.lineText(ln).find("def") == std::string_view::npos) continue;  // (masking only blanks characters out)
     std::string masked = regexSubject(s.maskedLine(ln));
     std::smatch m;
-    if (!std::regex_search(masked, m, defLine())) continue;
+    // Anchored: one attempt, not a fresh one per position of the line.
+    if (!std::regex_search(masked, m, defLine(), std::regex_constants::match_continuous)) continue;
     Definition d;
     d.name = m[2];
     d.headerFirst = ln;
@@ -109,7 +111,7 @@ std::vector<Definition> pythonDefinitions(const ScannedSource& s) {
       static const std::regex kClass = support::regex(R"(^\s*class\s+([A-Za-z_]\w*))");
       std::string mp = regexSubject(s.maskedLine(p));
       std::smatch cm;
-      if (std::regex_search(mp, cm, kClass)) d.className = cm[1];
+      if (std::regex_search(mp, cm, kClass, std::regex_constants::match_continuous)) d.className = cm[1];
       break;
     }
     d.stub = isStubShape(bodyShape(s, bodyFrom, bodyTo));
