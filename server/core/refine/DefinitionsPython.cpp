@@ -2,6 +2,8 @@
 // header up to the ':' that closes it, its body while lines are indented deeper (or continue a
 // string or a bracket), decorators above it at the same indentation.
 #include <cctype>
+#include <utility>
+#include <vector>
 
 #include "core/refine/Definitions.h"
 #include "core/refine/RegexLimits.h"
@@ -36,12 +38,29 @@ std::vector<Definition> pythonDefinitions(const ScannedSource& s) {
   std::vector<Definition> out;
   const int n = s.lineCount();
   std::string_view text = s.text();
+  // For each line of code at bracket depth 0 outside strings, the nearest such line above it
+  // with less indentation (0: none), for the enclosing class: one pass with a stack of the
+  // indentations still open. Walking up from each def instead cost the lines above it, and a
+  // reply of 2,400 indented one-line defs took 6.8 s.
+  std::vector<int> outer(static_cast<std::size_t>(n) + 1, 0);
+  {
+    std::vector<std::pair<int, int>> open;  // (indent width, line), widths increasing
+    for (int p = 1; p <= n; ++p) {
+      if (s.line(p).startsInString || s.line(p).depthAtStart > 0 || s.isBlank(p) || s.isCommentOnly(p)) continue;
+      const int w = s.indentWidth(p);
+      while (!open.empty() && open.back().first >= w) open.pop_back();
+      outer[static_cast<std::size_t>(p)] = open.empty() ? 0 : open.back().second;
+      open.emplace_back(w, p);
+    }
+  }
   for (int ln = 1; ln <= n; ++ln) {
     const auto& L = s.line(ln);
     if (L.depthAtStart != 0 || L.startsInString) continue;
+    if (s.lineText(ln).find("def") == std::string_view::npos) continue;  // (masking only blanks characters out)
     std::string masked = regexSubject(s.maskedLine(ln));
     std::smatch m;
-    if (!std::regex_search(masked, m, defLine())) continue;
+    // Anchored: one attempt, not a fresh one per position of the line.
+    if (!std::regex_search(masked, m, defLine(), std::regex_constants::match_continuous)) continue;
     Definition d;
     d.name = m[2];
     d.headerFirst = ln;
@@ -103,14 +122,12 @@ std::vector<Definition> pythonDefinitions(const ScannedSource& s) {
     }
     d.signature = testing::normalizeSpace(d.signature);
     // The enclosing class: the nearest less-indented line above is `class X` (not a def).
-    for (int p = d.headerFirst - 1; p >= 1 && indent > 0; --p) {
-      if (s.isBlank(p) || s.isCommentOnly(p) || s.line(p).startsInString || s.line(p).depthAtStart > 0) continue;
-      if (s.indentWidth(p) >= indent) continue;
+    // (The def's own line is such a line: code at depth 0 outside strings.)
+    if (const int p = outer[static_cast<std::size_t>(d.headerFirst)]; indent > 0 && p > 0) {
       static const std::regex kClass = support::regex(R"(^\s*class\s+([A-Za-z_]\w*))");
       std::string mp = regexSubject(s.maskedLine(p));
       std::smatch cm;
-      if (std::regex_search(mp, cm, kClass)) d.className = cm[1];
-      break;
+      if (std::regex_search(mp, cm, kClass, std::regex_constants::match_continuous)) d.className = cm[1];
     }
     d.stub = isStubShape(bodyShape(s, bodyFrom, bodyTo));
     out.push_back(std::move(d));

@@ -78,19 +78,61 @@ std::string commentWords(const ScannedSource& s, int first, int last) {
   return out;
 }
 
-std::pair<int, int> blockAround(const ScannedSource& s, int line) {
-  int a = line, b = line;
-  while (commentLine(s, a - 1)) --a;
-  while (commentLine(s, b + 1)) ++b;
-  return {a, b};
+}  // namespace
+
+// Per line and per name, so that a lookup costs its own target, not a walk over the file:
+// relocateTarget looks up every occurrence of its anchor, and a 30,000-line comment block
+// walked for each of its lines was quadratic.
+struct FinderIndex {
+  std::vector<int> blockFirst, blockLast;  // by line (1-based): the comment block around it
+  std::vector<int> definitionAt;           // by line: the last definition starting there, or -1
+  std::vector<int> innermost;              // by line: the shortest definition holding it (the last of equals), or -1
+  std::set<std::string> defined;           // every definition's name
+
+  FinderIndex(const ScannedSource& s, const std::vector<Definition>& defs) {
+    const int n = s.lineCount();
+    blockFirst.assign(static_cast<std::size_t>(n) + 2, 0);
+    blockLast.assign(static_cast<std::size_t>(n) + 2, 0);
+    for (int ln = 1; ln <= n; ++ln) {
+      if (!commentLine(s, ln)) continue;
+      blockFirst[static_cast<std::size_t>(ln)] = commentLine(s, ln - 1) ? blockFirst[static_cast<std::size_t>(ln) - 1] : ln;
+    }
+    for (int ln = n; ln >= 1; --ln) {
+      if (!commentLine(s, ln)) continue;
+      blockLast[static_cast<std::size_t>(ln)] = commentLine(s, ln + 1) ? blockLast[static_cast<std::size_t>(ln) + 1] : ln;
+    }
+    definitionAt.assign(static_cast<std::size_t>(n) + 2, -1);
+    for (std::size_t i = 0; i < defs.size(); ++i) {
+      const int first = defs[i].first;
+      if (first >= 0 && first <= n + 1) definitionAt[static_cast<std::size_t>(first)] = static_cast<int>(i);
+      defined.insert(defs[i].name);
+    }
+    // Painted longest first (equal lengths in order), so the last paint of a line is the
+    // shortest: the cost is the definitions' lengths, bounded by the nesting depth times the lines.
+    std::vector<std::size_t> order(defs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+      return defs[x].last - defs[x].first > defs[y].last - defs[y].first;
+    });
+    innermost.assign(static_cast<std::size_t>(n) + 2, -1);
+    for (std::size_t i : order) {
+      for (int ln = std::max(defs[i].first, 0); ln <= std::min(defs[i].last, n + 1); ++ln) innermost[static_cast<std::size_t>(ln)] = static_cast<int>(i);
+    }
+  }
+};
+
+namespace {
+
+// The innermost definition holding `line`, or null.
+const Definition* innermostAt(const std::vector<Definition>& defs, const FinderIndex& index, int line) {
+  if (line < 0 || static_cast<std::size_t>(line) >= index.innermost.size()) return nullptr;
+  const int at = index.innermost[static_cast<std::size_t>(line)];
+  return at < 0 ? nullptr : &defs[static_cast<std::size_t>(at)];
 }
 
-const Definition* innermostAt(const std::vector<Definition>& defs, int line) {
-  const Definition* best = nullptr;
-  for (const auto& d : defs) {
-    if (d.first <= line && line <= d.last && (!best || d.last - d.first <= best->last - best->first)) best = &d;
-  }
-  return best;
+// The comment block around `line`, a comment line.
+std::pair<int, int> blockAround(const FinderIndex& index, int line) {
+  return {index.blockFirst[static_cast<std::size_t>(line)], index.blockLast[static_cast<std::size_t>(line)]};
 }
 
 Target stubTarget(const ScannedSource& s, const Definition& d) {
@@ -156,7 +198,7 @@ std::vector<std::string> namesInComment(std::string_view comment) {
 
 namespace {
 
-TargetLookup findIn(const ScannedSource& s, const std::vector<Definition>& defs, int line) {
+TargetLookup findIn(const ScannedSource& s, const std::vector<Definition>& defs, const FinderIndex& index, int line) {
   TargetLookup out;
   const Language language = s.language();
   const int n = s.lineCount();
@@ -167,13 +209,13 @@ TargetLookup findIn(const ScannedSource& s, const std::vector<Definition>& defs,
   const std::string where = "line " + std::to_string(line);
 
   // Any line of a stub (a comment inside its body included) means that stub.
-  const Definition* d = innermostAt(defs, line);
+  const Definition* d = innermostAt(defs, index, line);
   if (d && d->stub) {
     Target t = stubTarget(s, *d);
     int b = d->first - 1;
     while (b >= 1 && s.isBlank(b)) --b;
     if (commentLine(s, b)) {
-      auto [ca, cb] = blockAround(s, b);
+      auto [ca, cb] = blockAround(index, b);
       attachComment(s, t, ca, cb);
     }
     out.target = std::move(t);
@@ -181,13 +223,11 @@ TargetLookup findIn(const ScannedSource& s, const std::vector<Definition>& defs,
   }
 
   if (commentLine(s, line)) {
-    auto [a, b] = blockAround(s, line);
+    auto [a, b] = blockAround(index, line);
     int next = b + 1;
     while (next <= n && s.isBlank(next)) ++next;
-    const Definition* below = nullptr;
-    for (const auto& def : defs) {
-      if (def.first == next) below = &def;
-    }
+    const int at = index.definitionAt[static_cast<std::size_t>(next)];
+    const Definition* below = at < 0 ? nullptr : &defs[static_cast<std::size_t>(at)];
     if (below && below->stub) {
       Target t = stubTarget(s, *below);
       attachComment(s, t, a, b);
@@ -206,10 +246,8 @@ TargetLookup findIn(const ScannedSource& s, const std::vector<Definition>& defs,
     t.first = b + 1;
     t.last = b;
     t.indent = s.indentOf(a);
-    std::set<std::string> defined;
-    for (const auto& def : defs) defined.insert(def.name);
     for (const auto& name : namesInComment(t.comment)) {
-      if (!defined.count(name)) {
+      if (!index.defined.count(name)) {
         t.name = name;
         break;
       }
@@ -228,9 +266,9 @@ TargetLookup findIn(const ScannedSource& s, const std::vector<Definition>& defs,
   return out;
 }
 
-TargetLookup findFixIn(const ScannedSource& s, const std::vector<Definition>& defs, int line) {
+TargetLookup findFixIn(const ScannedSource& s, const std::vector<Definition>& defs, const FinderIndex& index, int line) {
   TargetLookup out;
-  const Definition* d = innermostAt(defs, line);
+  const Definition* d = innermostAt(defs, index, line);
   if (!d) {
     out.error = "line " + std::to_string(line) + " is not inside a function definition; fix works on the function that fails its tests";
     return out;
@@ -239,7 +277,7 @@ TargetLookup findFixIn(const ScannedSource& s, const std::vector<Definition>& de
   int b = d->first - 1;
   while (b >= 1 && s.isBlank(b)) --b;
   if (b == d->first - 1 && commentLine(s, b)) {
-    auto [ca, cb] = blockAround(s, b);
+    auto [ca, cb] = blockAround(index, b);
     attachComment(s, t, ca, cb);
   }
   out.target = std::move(t);
@@ -252,6 +290,7 @@ TargetFinder::TargetFinder(std::string text, Language language) : text_(std::mov
   if (language_ != Language::Command) {
     scan_ = std::make_unique<ScannedSource>(text_, language_);
     defs_ = definitionsOf(*scan_);
+    index_ = std::make_unique<FinderIndex>(*scan_, defs_);
   }
 }
 
@@ -259,12 +298,12 @@ TargetFinder::~TargetFinder() = default;
 
 TargetLookup TargetFinder::find(int line) const {
   if (!scan_) return {std::nullopt, "generate supports Python, JavaScript and C++ files"};
-  return findIn(*scan_, defs_, line);
+  return findIn(*scan_, defs_, *index_, line);
 }
 
 TargetLookup TargetFinder::findFix(int line) const {
   if (!scan_) return {std::nullopt, "fix supports Python, JavaScript and C++ files"};
-  return findFixIn(*scan_, defs_, line);
+  return findFixIn(*scan_, defs_, *index_, line);
 }
 
 std::vector<Target> TargetFinder::stubs() const {
@@ -272,7 +311,7 @@ std::vector<Target> TargetFinder::stubs() const {
   if (!scan_) return out;
   for (const auto& d : defs_) {
     if (!d.stub) continue;
-    auto found = findIn(*scan_, defs_, d.headerFirst);
+    auto found = findIn(*scan_, defs_, *index_, d.headerFirst);
     if (found.target && found.target->first == d.first) out.push_back(std::move(*found.target));
   }
   return out;
@@ -297,23 +336,48 @@ std::vector<Target> findStubs(std::string_view text, Language language) {
 }
 
 std::optional<Target> relocateTarget(const Target& target, std::string_view text) {
+  return TargetFinder(std::string(text), target.language).relocate(target);
+}
+
+std::optional<Target> TargetFinder::relocate(const Target& target) const {
   // The anchor: the comment (and, for a stub, the stub) exactly as it was, at line starts.
   const std::string& anchor = target.kind == TargetKind::Stub ? target.stubText : target.commentText;
-  if (anchor.empty()) return std::nullopt;
+  if (anchor.empty() || !scan_) return std::nullopt;  // (no scan: every lookup is an error)
   const int oldLine = target.kind == TargetKind::Stub ? target.first : target.commentFirst;
+  const int anchorLines = static_cast<int>(std::count(anchor.begin(), anchor.end(), '\n'));
   std::optional<Target> best;
   int bestDistance = 0;
-  std::string body(text);
+  std::string body(text_);
   if (body.empty() || body.back() != '\n') body += '\n';  // a last line without '\n' still matches
   int lineNo = 1;
   std::size_t lineStart = 0;
+  std::optional<TargetLookup> found;
+  std::pair<int, int> foundKey;
   for (std::size_t pos = body.find(anchor); pos != std::string::npos; pos = body.find(anchor, pos + 1)) {
     if (pos != 0 && body[pos - 1] != '\n') continue;
     lineNo += static_cast<int>(std::count(body.begin() + static_cast<long>(lineStart), body.begin() + static_cast<long>(pos), '\n'));
     lineStart = pos;
-    auto found = findTarget(text, lineNo, target.language);
-    if (!found.target) continue;
-    const Target& t = *found.target;
+    // What find(lineNo) gives depends on the stub lineNo is in, else on the comment block it is
+    // in (else it is an error): looked up once per stub or block (a lookup costs its target's
+    // text, and an anchor can occur on every line of a 30,000-line comment block).
+    const Definition* d = innermostAt(defs_, *index_, lineNo);
+    std::pair<int, int> key;
+    if (d && d->stub) {
+      if (target.kind != TargetKind::Stub || d->last - d->first + 1 != anchorLines) continue;  // not the anchor's text
+      key = {-1, static_cast<int>(d - defs_.data())};
+    } else if (commentLine(*scan_, lineNo)) {
+      auto [a, b] = blockAround(*index_, lineNo);
+      if (target.kind == TargetKind::Insert && b - a + 1 != anchorLines) continue;  // the text is the whole block
+      key = {a, b};
+    } else {
+      continue;  // a blank line, code or a header: no target there
+    }
+    if (!found || key != foundKey) {
+      found = find(lineNo);
+      foundKey = key;
+    }
+    if (!found->target) continue;
+    const Target& t = *found->target;
     if (t.kind != target.kind || t.stubText != target.stubText || t.commentText != target.commentText) continue;
     int distance = std::abs(lineNo - oldLine);
     if (!best || distance < bestDistance) {

@@ -65,6 +65,7 @@ struct FunctionInfo {
 
 class ScannedSource;
 struct Definition;
+struct FinderIndex;
 
 // findTarget & co. over one text scanned once: the LSP keeps one per document version, so code
 // actions and code lenses cost a lookup, not a scan, per request. Not copyable (the scan points
@@ -79,6 +80,7 @@ class TargetFinder {
   TargetLookup find(int line) const;     // findTarget
   TargetLookup findFix(int line) const;  // findFixTarget
   std::vector<Target> stubs() const;     // findStubs
+  std::optional<Target> relocate(const Target& target) const;  // relocateTarget
   std::vector<FunctionInfo> functions() const;  // every definition, in order
   const std::string& text() const { return text_; }
 
@@ -87,6 +89,7 @@ class TargetFinder {
   testing::Language language_;
   std::unique_ptr<ScannedSource> scan_;
   std::vector<Definition> defs_;
+  std::unique_ptr<FinderIndex> index_;  // what each lookup would otherwise walk the file for
 };
 
 // The target a fix works on: the innermost definition enclosing `line` (whatever its body),
