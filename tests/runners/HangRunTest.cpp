@@ -17,17 +17,21 @@ using greenlight::test::describe;
 
 namespace {
 
-RunResult runHanging(const std::string& path) {
+// The tests near `path`, run with a time limit for the whole run and a hang bound (0: none).
+RunResult runWithin(const std::string& path, double timeoutSeconds, double hangSeconds) {
   DiscoveryRequest dr;
   dr.path = path;
   std::string err;
   auto plan = discoverTests(dr, &err);
   REQUIRE(plan);
   RunOptions opt;
-  opt.timeoutSeconds = 120;  // the whole run: far beyond the hang bound
-  opt.hangSeconds = 1.5 * gltest::timeScale();
+  opt.timeoutSeconds = timeoutSeconds;
+  opt.hangSeconds = hangSeconds;
   return runPlan(*plan, opt);
 }
+
+// The whole run's limit far beyond the hang bound.
+RunResult runHanging(const std::string& path) { return runWithin(path, 120, 1.5 * gltest::timeScale()); }
 
 }  // namespace
 
@@ -112,14 +116,8 @@ TEST_CASE("coverage that makes a run run out of time: the run without it decides
                       "    if _watched():\n        time.sleep(600)\n"
                       "    return 1\n");
   ws.write("test_m.py", "from m import value\n\n\ndef test_value():\n    assert value() == 1\n\n\ndef test_other():\n    assert 2 == 2\n");
-  DiscoveryRequest dr;
-  dr.path = src;
-  std::string err;
-  auto plan = discoverTests(dr, &err);
-  REQUIRE(plan);
-  RunOptions opt;
-  opt.timeoutSeconds = 4 * gltest::timeScale();
-  auto r = runPlan(*plan, opt);
+  const double limit = 4 * gltest::timeScale();
+  auto r = runWithin(src, limit, 0);
   INFO(describe(r));
   REQUIRE(r.error.empty());
   CHECK(r.summary.passed == 2);
@@ -131,7 +129,7 @@ TEST_CASE("coverage that makes a run run out of time: the run without it decides
 
   // A test that runs out of time without coverage too is still a timeout.
   ws.write("m.py", "import time\n\n\ndef value():\n    time.sleep(600)\n    return 1\n");
-  auto slow = runPlan(*plan, opt);
+  auto slow = runWithin(src, limit, 0);
   INFO(describe(slow));
   const TestResult* v = find(slow, "test_value");
   REQUIRE(v);
