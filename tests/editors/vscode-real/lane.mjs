@@ -139,6 +139,27 @@ function settings(model, root, server) {
   };
 }
 
+// The last lines of the greenlight extension's output channel ("greenlight" in the Output panel)
+// in a session's user-data logs.
+function extensionLogTail(root, count = 15) {
+  const logs = path.join(root, 'user-data', 'logs');
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (/-greenlight\.log$/.test(entry.name)) found.push(p);
+    }
+  };
+  try {
+    walk(logs);
+  } catch {
+    return ['(no logs)'];
+  }
+  const lines = found.flatMap((f) => fs.readFileSync(f, 'utf8').split('\n').filter(Boolean));
+  return lines.length ? lines.slice(-count) : ['(empty)'];
+}
+
 // One code-server session with a browser page on it; runs `list` and records the outcomes.
 async function session(name, list, model, ctx, results, serverBin = opts.server) {
   const root = path.join(opts.out, name);
@@ -171,6 +192,8 @@ async function session(name, list, model, ctx, results, serverBin = opts.server)
       await page.evaluate(() => window.__glSeen).then((seen) => fs.writeFileSync(seenFile, JSON.stringify(seen, null, 1))).catch(() => {});
       results.push({ ...s, ok: false, detail: e.message, seconds: (Date.now() - started) / 1000 });
       console.log(`not ok ${s.id} - ${s.name}\n    ${e.stack ?? e.message}\n    screenshot: ${shot}\n    code-server log: ${server.log}\n    server log: ${path.join(root, 'greenlight.log')}\n    texts seen: ${path.join(ctx.shots, `${s.id}-FAILED-seen.json`)}`);
+      // CI removes its clone, and these files with it: the extension's own log goes in the output.
+      console.log(`    the extension's log, last lines:\n${extensionLogTail(root).map((l) => `      | ${l}`).join('\n')}`);
       // The next scenario starts from a known state: every editor reverted and closed.
       await wb.reset().catch((e) => console.log(`    reset: ${e.message}`));
     }

@@ -416,9 +416,7 @@ export async function coverageView({ wb, shots }) {
   await wb.command('Greenlight: Run Nearby Tests');
   await wb.seen('statusbar', /Greenlight: Running tests: \d+ passed, 0 failed/, mark, 'the run\'s result in the status bar');
   await wb.command('View: Show Testing');
-  const { value: rows, held } = await wb.poll(() => wb.coverageRows(), (r) => r.some((row) => /coverage_demo\.py/.test(row)), wb.timeoutMs);
-  assert.ok(held, `no coverage_demo.py row in the Test Coverage pane: ${JSON.stringify(rows)}`);
-  const row = rows.find((r) => /coverage_demo\.py/.test(r));
+  const row = await wb.waitForCoverageRow(/coverage_demo\.py/);
   assert.match(row, /75(\.0+)?\s*%/, `the file's statement coverage is not 75 %: ${row}`);
   await wb.focusEditor();
   const { value: missed, held: marked } = await wb.poll(() => wb.coverageGutter('miss'), (lines) => lines.length === 2, wb.timeoutMs);

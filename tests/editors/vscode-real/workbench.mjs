@@ -456,13 +456,40 @@ export class Workbench {
   }
 
   // --- coverage ---------------------------------------------------------------------------------
-  // The rows of the Testing view's "Test Coverage" pane (file, percent), '' when it is not shown.
-  async coverageRows() {
+  // The "Test Coverage" pane as the sidebar shows it: its rows, whether it is there and expanded,
+  // and (for a failure's message) the sidebar's title and its panes' headers.
+  async coveragePane() {
     return this.page.evaluate(() => {
-      const pane = [...document.querySelectorAll('.pane')].find((p) => /test coverage/i.test(p.querySelector('.pane-header')?.innerText ?? ''));
-      if (!pane) return [];
-      return [...pane.querySelectorAll('.monaco-list-row')].map((r) => r.innerText.replace(/\s+/g, ' ').trim());
+      const header = (p) => (p.querySelector('.pane-header')?.innerText ?? '').replace(/\s+/g, ' ').trim();
+      const panes = [...document.querySelectorAll('.sidebar .pane')];
+      const pane = panes.find((p) => /test coverage/i.test(header(p)));
+      return {
+        sidebar: document.querySelector('.sidebar .composite.title')?.innerText.trim() ?? '(no sidebar)',
+        panes: panes.map((p) => `${header(p)}${p.querySelector('.pane-header.expanded') ? '' : ' (collapsed)'}`),
+        present: !!pane,
+        expanded: !!pane?.querySelector('.pane-header.expanded'),
+        rows: pane ? [...pane.querySelectorAll('.monaco-list-row')].map((r) => r.innerText.replace(/\s+/g, ' ').trim()) : [],
+      };
     });
+  }
+
+  // Polls the Test Coverage pane until one of its rows matches `re`, keeping it in view on the
+  // way: the Testing view shown again when something else took the sidebar, the pane expanded
+  // when it is collapsed. The pane itself is VS Code's: it is only there while a run's coverage
+  // is open, which this never does.
+  async waitForCoverageRow(re) {
+    let nudged = 0;
+    const { value, held } = await this.poll(async () => {
+      const pane = await this.coveragePane();
+      if (Date.now() - nudged > 5000 && !pane.rows.some((r) => re.test(r))) {
+        nudged = Date.now();
+        if (!/^testing/i.test(pane.sidebar)) await this.command('View: Show Testing');
+        else if (pane.present && !pane.expanded) await this.page.locator('.sidebar .pane-header', { hasText: /test coverage/i }).first().click();
+      }
+      return pane;
+    }, (pane) => pane.rows.some((r) => re.test(r)), this.timeoutMs);
+    if (!held) throw new Error(`no row matching ${re} in the Test Coverage pane: ${JSON.stringify(value)}`);
+    return value.rows.find((r) => re.test(r));
   }
 
   // The lines (1-based) of the active editor whose gutter shows VS Code's coverage decoration of
