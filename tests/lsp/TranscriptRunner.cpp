@@ -13,8 +13,9 @@
 //     JSON). Client messages are delivered in order, one per loop turn; the server's requests
 //     get their ids from 1 upward, so a transcript can answer them with a hand-written response.
 //   Patterns match by subset: every key of a pattern object must be present and match; arrays
-//   must have the same length and match element-wise; the string "<any>" matches any value and
-//   "<absent>" requires the key to be missing.
+//   must have the same length and match element-wise; the string "<any>" matches any value,
+//   "<absent>" requires the key to be missing and "<starts:TEXT>" matches a string beginning
+//   with TEXT (a message whose tail names times or paths).
 // Always checked: every client request gets exactly one response.
 //
 // Sequential transcripts (generate / fix with a scripted model) add directives, and then run in
@@ -66,6 +67,11 @@ bool matches(const Json& pattern, const Json& actual, std::map<std::string, Json
     if (!name.empty() && name.back() == '>') name.pop_back();
     if (captures) (*captures)[name] = actual;
     return true;
+  }
+  if (pattern.is_string() && pattern.get<std::string>().rfind("<starts:", 0) == 0) {
+    std::string prefix = pattern.get<std::string>().substr(8);
+    if (!prefix.empty() && prefix.back() == '>') prefix.pop_back();
+    return actual.is_string() && actual.get<std::string>().rfind(prefix, 0) == 0;
   }
   if (pattern.is_object()) {
     if (!actual.is_object()) return false;

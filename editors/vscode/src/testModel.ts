@@ -5,7 +5,7 @@
 //
 //   greenlight/listTests     {textDocument: {uri}} -> {uri, items: ListedTest[]}
 //   greenlight/listWorkspaceTests {folder?: uri, uris?: uri[]} -> {items: ListedItem[], truncated}
-//   greenlight/testResults   {uri, run: {id, trigger, state, error?}, results: TestResultEntry[],
+//   greenlight/testResults   {uri, run: {id, trigger, state, error?, coverageNote?}, results: TestResultEntry[],
 //                             coverage?: [{uri, lines: [[line, count], ...]}] (finished runs; coverageModel.ts)}
 
 export interface Pos {
@@ -123,10 +123,19 @@ export type RunState = 'started' | 'running' | 'finished' | 'cancelled';
 
 export interface TestResultsParams {
   uri: string;
-  run: { id: number; trigger: Trigger; state: RunState; error?: string };
+  run: { id: number; trigger: Trigger; state: RunState; error?: string; coverageNote?: string };
   results: TestResultEntry[];
   // Checked by coverageOf before use: it comes from the wire.
   coverage?: unknown;
+}
+
+// What a notification says of its run as a whole, for the run's output (the Test Results
+// panel): its error, and why a finished run has no coverage when greenlight dropped it to let the
+// run finish (a tracer that made the suite run out of time).
+export function runNotes(run: TestResultsParams['run']): string[] {
+  const notes: string[] = [];
+  for (const note of [run.error, run.coverageNote]) if (typeof note === 'string' && note !== '') notes.push(note);
+  return notes;
 }
 
 // The file part of an id ("tests/test_m.py::TestA::test_b" -> "tests/test_m.py").

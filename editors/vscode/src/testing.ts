@@ -37,6 +37,7 @@ import {
   Range as WireRange,
   RunRouter,
   runAction,
+  runNotes,
   runRequests,
   TestResultEntry,
   TestResultsParams,
@@ -385,7 +386,8 @@ export class TestingFeature implements vscode.Disposable, WorkspaceTree {
       applied.set(r.id, key);
       this.apply(run, item, r);
     }
-    if (params.run.error) run.appendOutput(`${kProduct}: ${params.run.error}\r\n`);
+    for (const note of runNotes(params.run)) run.appendOutput(`${kProduct}: ${note}\r\n`);
+    if (params.run.coverageNote) this.log(`testing: ${params.run.coverageNote}`);
     if (params.run.state === 'finished') this.coverage.report(run, coverageOf(params.coverage, (why) => this.log(`testing: ${why}`)));
     if (params.run.state === 'finished' || params.run.state === 'cancelled') {
       this.router.end(params.run.id);

@@ -3,7 +3,7 @@
 // file, and which TestRun a server run belongs to.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ChangeBatch, failureMessage, fileOfId, isCase, isFolder, isWatchedPath, placeFor, RunRouter, runAction, runRequests, TestResultsParams } from '../src/testModel';
+import { ChangeBatch, failureMessage, fileOfId, isCase, isFolder, isWatchedPath, placeFor, RunRouter, runAction, runNotes, runRequests, TestResultsParams } from '../src/testModel';
 
 const range = { start: { line: 9, character: 0 }, end: { line: 9, character: 0 } };
 
@@ -110,4 +110,12 @@ test('workspace listing: changes are batched into one request once they stop com
   batch.dispose();
   await new Promise((r) => setTimeout(r, 80));
   assert.equal(flushed.length, 2, 'nothing after dispose');
+});
+
+test("a run's notes: its error, and why it has no coverage when greenlight dropped it", () => {
+  assert.deepEqual(runNotes({ id: 1, trigger: 'save', state: 'finished' }), []);
+  assert.deepEqual(runNotes({ id: 1, trigger: 'save', state: 'finished', error: '', coverageNote: '' }), []);
+  const note = 'coverage not measured: with it, the run reached its time limit (30 s); the results are of a run without it';
+  assert.deepEqual(runNotes({ id: 2, trigger: 'runTests', state: 'finished', coverageNote: note }), [note]);
+  assert.deepEqual(runNotes({ id: 3, trigger: 'runTests', state: 'cancelled', error: 'cancelled', coverageNote: note }), ['cancelled', note]);
 });

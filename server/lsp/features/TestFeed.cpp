@@ -152,12 +152,16 @@ void TestFeed::finish(const std::shared_ptr<Run>& run, const ct::RunResult* resu
       coverage.push_back(Json{{"uri", protocol::uriFromPath(fc.file)}, {"lines", std::move(lines)}});
     }
   }
-  send(*run, cancelled ? "cancelled" : "finished", std::move(all), error, std::move(coverage));
+  // Why a run has no coverage when greenlight dropped it (RunResult::coverageNote).
+  const std::string note = result && !cancelled ? result->coverageNote : std::string();
+  send(*run, cancelled ? "cancelled" : "finished", std::move(all), error, std::move(coverage), note);
 }
 
-void TestFeed::send(Run& run, const char* state, std::vector<Json> results, const std::string& error, Json coverage) {
+void TestFeed::send(Run& run, const char* state, std::vector<Json> results, const std::string& error, Json coverage,
+                    const std::string& coverageNote) {
   Json r{{"id", run.id_}, {"trigger", run.trigger_}, {"state", state}};
   if (!error.empty()) r["error"] = error;
+  if (!coverageNote.empty()) r["coverageNote"] = coverageNote;
   Json params{{"uri", run.uri_}, {"run", std::move(r)}, {"results", Json(std::move(results))}};
   if (!coverage.is_null()) params["coverage"] = std::move(coverage);
   server_.sendNotification("greenlight/testResults", std::move(params));

@@ -3,14 +3,16 @@
 // streams its results to the client as they arrive:
 //
 //   {"uri": U, "run": {"id": N, "trigger": "runTests"|"save"|"generate"|"fix",
-//                      "state": "started"|"running"|"finished"|"cancelled"},
+//                      "state": "started"|"running"|"finished"|"cancelled",
+//                      "error"?, "coverageNote"?},
 //    "results": [{"id", "label", "parent", "status", "outcome"?, "durationMs"?, "message"?,
 //                 "expected"?, "actual"?, "location"?: {"uri", "range"}}]}
 //
 // `started` comes first (results: []), then `running` notifications carrying what changed since
 // the previous one (the tests expected, status "queued", then each finished test), at most one
 // per run every kFlushEvery; the last one, `finished` or `cancelled`, carries the run's complete
-// list. Ids come from core/testing/TestIds.h, the same function `greenlight/listTests` uses.
+// list, with `coverage` (the covered files' lines and counts) or, when greenlight dropped coverage
+// to let the run finish, run.coverageNote saying why. Ids come from core/testing/TestIds.h, the same function `greenlight/listTests` uses.
 //
 // Threading: begin() and finish() on the loop. A Run's queue()/add() from any thread (the
 // TestService's workers call add() per finished test): they only append under the Run's mutex;
@@ -81,7 +83,7 @@ class TestFeed : public std::enable_shared_from_this<TestFeed> {
 
  private:
   void send(Run& run, const char* state, std::vector<protocol::Json> results, const std::string& error = "",
-            protocol::Json coverage = nullptr);
+            protocol::Json coverage = nullptr, const std::string& coverageNote = "");
   void flush();
   void schedule();
 

@@ -31,7 +31,9 @@ A run ends with greenlight/testResults (started, then finished: one result per t
 test_NAME) whose `coverage` covers the run's document when it is no test file: every line that
 is code (not blank, not a comment) is executable, run once, except the lines ending in
 `# special` (a branch the tests never reach: count 0); a document holding
-`GREENLIGHT_COVERAGE=0` is not measured (no `coverage` key), as with the real server's switch.
+`GREENLIGHT_COVERAGE=0` is not measured (no `coverage` key), as with the real server's switch;
+one holding `GREENLIGHT_COVERAGE_DROPPED` neither, and its finished run says why in
+run.coverageNote, as the real server does when coverage made a run run out of time.
 As the real server does, each unrun line gets an Information diagnostic (code not-run, "no test
 runs this line") and a tested function's result lens says " · N% of lines".
 """
@@ -389,7 +391,8 @@ class Server:
     def coverage(self, uri):
         """The scripted coverage of a run of `uri` (see the module's docstring), or None."""
         text = self.docs.get(uri, "")
-        if "GREENLIGHT_COVERAGE=0" in text or os.path.basename(self.path(uri)).startswith("test_"):
+        if "GREENLIGHT_COVERAGE=0" in text or "GREENLIGHT_COVERAGE_DROPPED" in text or \
+                os.path.basename(self.path(uri)).startswith("test_"):
             return None
         lines = []
         for i, line in enumerate(text.split("\n")):
@@ -422,6 +425,10 @@ class Server:
         self.line_counts[uri] = {line - 1: count for line, count in coverage[0]["lines"]} if coverage else {}
         if coverage is not None:
             finished["coverage"] = coverage
+        if "GREENLIGHT_COVERAGE_DROPPED" in self.docs.get(uri, ""):
+            finished["run"]["coverageNote"] = (
+                "coverage not measured: with it, the run reached its time limit (30 s); "
+                "the results are of a run without it")
         notify("greenlight/testResults", finished)
 
     # --- generate / fix ------------------------------------------------------------------

@@ -3,7 +3,8 @@
 -- lines ending in `# special` never). The lines no test ran get GreenlightNotRun signs in the
 -- group greenlight_coverage, the summary says "calc.py · M/N lines run" as the wire said and
 -- <CR> there goes to the first unrun line, :GreenlightCoverage hides and shows them, the next
--- run replaces them, a run that measured nothing clears them, and a buffer read after its
+-- run replaces them, a run that measured nothing clears them, a run whose coverage the server
+-- dropped (run.coverageNote) shows the note in the summary instead, and a buffer read after its
 -- coverage came gets its signs.
 local H = require('harness')
 local W = require('workspace')
@@ -136,6 +137,21 @@ H.run(90, function()
   H.eq(last.coverage, nil, 'the fake measured nothing')
   H.eq(signs(bufnr), {}, 'cleared')
   H.eq(#coverage.summary(client.id, root), 0, 'no summary line without coverage')
+
+  H.step('a run whose coverage the server dropped says why in the summary')
+  vim.api.nvim_buf_set_lines(bufnr, 4, 5, false, { '# GREENLIGHT_COVERAGE_DROPPED' })
+  run_and_wait(bufnr)
+  H.eq(last.coverage, nil, 'nothing measured')
+  H.check(type(last.run.coverageNote) == 'string', 'the fake said why')
+  H.eq(signs(bufnr), {}, 'no signs')
+  local noted = coverage.summary(client.id, root)
+  H.eq(#noted, 1, 'one summary line: ' .. vim.inspect(noted))
+  H.eq(noted[1].text, 'calc.py · ' .. last.run.coverageNote, 'the note, under the file')
+  vim.cmd('GreenlightTests')
+  H.wait(5000, function()
+    return table.concat(vim.api.nvim_buf_get_lines(tests.view.buf, 0, -1, false), '\n'):find('calc.py · coverage not measured: with it,', 1, true) ~= nil
+  end, 'the note in the summary window')
+  vim.api.nvim_win_close(tests.view.win, false)
 
   H.step('a buffer read after its coverage came gets its signs')
   vim.api.nvim_buf_set_lines(bufnr, 4, 5, false, { '' })

@@ -2,7 +2,7 @@
 -- covered files' executable lines with their hit counts ({uri, lines = {{line, count}, ...}},
 -- 1-based, 0 = no test ran it). Each line no test ran gets a `GreenlightNotRun` sign (group
 -- `greenlight_coverage`) in the loaded buffers of those files, and the summary window says
--- "· 9/12 lines run" per file.
+-- "· 9/12 lines run" per file, or the server's run.coverageNote when it dropped a run's coverage.
 --
 -- A document's next run replaces what its last run placed (a finished run without coverage, or a
 -- cancelled one, clears it: the code may have changed since). :GreenlightCoverage [on|off]
@@ -19,6 +19,9 @@ M.priority = 8
 M.files = {}
 -- by_run[client_id][document uri] = { uri, ... }: the files a document's last run covered.
 local by_run = {}
+-- notes[client_id][document uri] = why the document's last finished run has no coverage, when
+-- the server dropped it to let the run finish (run.coverageNote).
+local notes = {}
 -- nil: follow vim.g.greenlight.coverage; true/false: :GreenlightCoverage said so.
 local shown_override = nil
 
@@ -128,9 +131,13 @@ function M.on_results(client_id, params)
     end
   end
   by_run[client_id][params.uri] = covered
+  notes[client_id] = notes[client_id] or {}
+  local note = params.run.coverageNote
+  notes[client_id][params.uri] = state == 'finished' and type(note) == 'string' and note ~= '' and note or nil
 end
 
--- The summary's coverage lines: { { uri, text = 'm.py · 9/12 lines run', first_not_run = line } }
+-- The summary's coverage lines: { { uri, text = 'm.py · 9/12 lines run', first_not_run = line } },
+-- and { uri, text = 'm.py · coverage not measured: …' } for a run whose coverage the server dropped,
 -- for `client_id`, sorted by path; paths relative to `root` when under it.
 function M.summary(client_id, root)
   local out = {}
@@ -147,6 +154,12 @@ function M.summary(client_id, root)
     end
     table.insert(out, { uri = uri, path = path, first_not_run = first,
       text = string.format('%s · %d/%d lines run', path, f.covered, f.total) })
+  end
+  for uri, note in pairs(notes[client_id] or {}) do
+    local ok, path = pcall(vim.uri_to_fname, uri)
+    path = ok and path or uri
+    if root and path:sub(1, #root + 1) == root .. '/' then path = path:sub(#root + 2) end
+    table.insert(out, { uri = uri, path = path, text = string.format('%s · %s', path, note) })
   end
   table.sort(out, function(a, b) return a.path < b.path end)
   return out
