@@ -12,7 +12,8 @@
 // the previous one (the tests expected, status "queued", then each finished test), at most one
 // per run every kFlushEvery; the last one, `finished` or `cancelled`, carries the run's complete
 // list, with `coverage` (the covered files' lines and counts) or, when greenlight dropped coverage
-// to let the run finish, run.coverageNote saying why. Ids come from core/testing/TestIds.h, the same function `greenlight/listTests` uses.
+// to let the run finish, run.coverageNote saying why. Ids come from core/testing/TestIds.h, the
+// same function `greenlight/listTests` uses.
 //
 // Threading: begin() and finish() on the loop. A Run's queue()/add() from any thread (the
 // TestService's workers call add() per finished test): they only append under the Run's mutex;
