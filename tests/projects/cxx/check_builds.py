@@ -10,6 +10,12 @@ PROJECT is one of:
                       googletest-src filled from Debian's /usr/src/googletest. greenlight's
                       configure (no network) must reuse it; a copy without that build must say
                       which dependency needs a download and how to allow it.
+  doctest-externalproject
+                      CMake + doctest downloaded at build time by ExternalProject_Add. The user's
+                      build is what a first build leaves, offline: configured, and
+                      build/doctest-prefix/src/doctest filled from Debian's /usr/include/doctest.
+                      greenlight's build (no network) must reuse it; a copy without that build must
+                      say which dependency needs a download and how to allow it.
   boost-units         CMake + Boost.Test, the whole binary registered as one CTest test.
   meson-gtest         Meson + GoogleTest (dependency('gtest', main: true)) + plain test()s with
                       args, env, workdir and should_fail, as `meson test` runs them.
@@ -49,6 +55,14 @@ PROJECTS = {
                   "fail": ["interval_test::Merge.JoinsTouching"],
                   # ASSERT_EQ(m.size(), 1u): (actual, expected) as the test writes it
                   "values": {"interval_test::Merge.JoinsTouching": ("1", "3")}}],
+    },
+    "doctest-externalproject": {
+        "tools": ["cmake", "ninja", "g++"], "needs": "/usr/include/doctest/doctest.h",
+        "files": {"include/roman/roman.hpp": ["*"], "tests/roman_test.cpp": ["declared"]},
+        "bugs": [{"id": "subtractive-forgotten", "file": "include/roman/roman.hpp",
+                  "find": "if (i + 1 < s.size() && v < value_of(s[i + 1])) total -= v;\n    else total += v;",
+                  "replace": "total += v;",
+                  "fail": ["roman_test::round trip"]}],
     },
     "boost-units": {
         "tools": ["cmake", "ninja"], "needs": "/usr/include/boost/test/unit_test.hpp",
@@ -191,6 +205,17 @@ def user_build_and_truth(name, root):
         must(["cmake", "-S", ".", "-B", "build", "-G", "Ninja", "-DFETCHCONTENT_FULLY_DISCONNECTED=ON"], root)
         must(["nice", "-n", "10", "cmake", "--build", "build", "-j2"], root)
         return gtest_truth(os.path.join(root, "build", "interval_test"), "interval_test", root, os.path.join(root, "build"))
+    if name == "doctest-externalproject":
+        # What a first `cmake -S . -B build && cmake --build build` leaves: configured (ExternalProject
+        # does not download at configure time) and doctest's sources where ExternalProject put
+        # them (copied from Debian here: no network). The truth: the test program compiled
+        # against those sources as the build would, run with doctest's XML reporter.
+        must(["cmake", "-S", ".", "-B", "build", "-G", "Ninja"], root)
+        shutil.copytree("/usr/include/doctest", os.path.join(root, "build", "doctest-prefix", "src", "doctest", "doctest"))
+        exe = os.path.join(root, "build", "roman_truth")
+        must(["nice", "-n", "10", "g++", "-std=c++17", "-Iinclude", "-Ibuild/doctest-prefix/src/doctest",
+              "tests/main.cpp", "tests/roman_test.cpp", "-o", exe], root)
+        return doctest_truth(exe, "roman_test", root, root)
     if name == "boost-units":
         # Configured from its preset (binaryDir out/dev, UNITS_GAS_MARK=ON): greenlight must take
         # the same preset, or the gas mark tests are not compiled.
@@ -250,7 +275,7 @@ def check_bugs(spec, root, bin_, env, truth):
         for t in failed:
             if not (t.get("expected") or t.get("actual") or VALUES.search(t.get("message", "")) or
                     re.search(r"exit(ed)? (with )?(code|status)", t.get("message", ""))):
-                p.append("%s: %s fails without values: %s" % (label, t["id"], t.get("message")))
+                p.append("%s: %s fails without values: %s" % (label, t.get("id", t.get("name")), t.get("message")))
         for i, (want_e, want_a) in bug.get("values", {}).items():
             t = next((t for t in failed if t["id"] == i), {})
             if (t.get("expected"), t.get("actual")) != (want_e, want_a):
@@ -316,17 +341,34 @@ def check_generate(spec, root, bin_, env):
     return problems
 
 
+OFFLINE = {
+    # project: (the file run, what the sentence must say)
+    "gtest-fetchcontent": ("tests/interval_test.cpp",
+                           ["offline", "googletest", "FetchContent_Declare at CMakeLists.txt:", "build/_deps/googletest-src",
+                            "FETCHCONTENT_SOURCE_DIR_GOOGLETEST", '"sandbox": {"network": true}']),
+    # ExternalProject downloads during the build: the build says it, not a bare "the build stopped".
+    "doctest-externalproject": ("tests/roman_test.cpp",
+                                ["could not build", "offline", "it downloads doctest from https://github.com/doctest/",
+                                 "ExternalProject_Add at CMakeLists.txt:", "build/doctest-prefix/src/doctest",
+                                 '"sandbox": {"network": true}']),
+}
+
+
 def check_offline_sentence(name, root_clean, bin_, env):
     """Without the user's build there is nothing to reuse: the sentence, not a bare failure."""
-    r = subprocess.run([bin_, "run", "tests/interval_test.cpp", "--json"], cwd=root_clean, env=env,
+    run_file, want = OFFLINE[name]
+    r = subprocess.run([bin_, "run", run_file, "--json"], cwd=root_clean, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
     text = r.stdout.decode(errors="replace") + r.stderr.decode(errors="replace")
-    want = ["offline", "googletest", "FetchContent_Declare at CMakeLists.txt:", "build/_deps/googletest-src",
-            "FETCHCONTENT_SOURCE_DIR_GOOGLETEST", '"sandbox": {"network": true}']
+    try:  # a build's sentence is a test's message: read it unescaped
+        result = json.loads(r.stdout.decode("utf-8"))
+        text += "\n".join([result.get("error") or ""] + [t.get("message", "") for t in result.get("tests", [])])
+    except ValueError:
+        pass
     missing = [w for w in want if w not in text]
     if r.returncode == 0 or missing:
-        return ["offline configure: exit %d, the message lacks %s: %s" % (r.returncode, missing, text[-1500:])]
-    print("  offline configure without the user's build: exit %d, names googletest and how to allow the download" % r.returncode)
+        return ["offline: exit %d, the message lacks %s: %s" % (r.returncode, missing, text[-1500:])]
+    print("  offline without the user's build: exit %d, names the download and how to allow it" % r.returncode)
     return []
 
 
@@ -380,7 +422,7 @@ def main(argv):
            "XDG_CACHE_HOME": os.path.join(work, "cache")}
     bin_ = os.path.abspath(a.greenlight)
     problems = []
-    if a.project == "gtest-fetchcontent":
+    if a.project in OFFLINE:
         clean = os.path.join(work, a.project + "-nobuild")
         shutil.rmtree(clean, ignore_errors=True)
         shutil.copytree(os.path.join(HERE, a.project), clean)

@@ -185,3 +185,77 @@ TEST_CASE("network diagnosis: a command of the configure that reached for the ne
   CHECK(s.find("the sandbox refused socket") != std::string::npos);
   CHECK(s.find("\"sandbox\": {\"network\": true}") != std::string::npos);
 }
+
+TEST_CASE("ExternalProject: the sources the user's build downloaded are handed over, where it put them") {
+  TempDir t;
+  write(t.path / "CMakeLists.txt",
+        "project(p CXX)\ninclude(ExternalProject)\n"
+        "ExternalProject_Add(doctest URL https://github.com/doctest/doctest/archive/v2.4.9.tar.gz CONFIGURE_COMMAND \"\")\n"
+        "ExternalProject_Add(fmt GIT_REPOSITORY https://github.com/fmtlib/fmt.git PREFIX ext/fmt)\n"
+        "ExternalProject_Add(json URL https://x/json.tgz SOURCE_DIR ${CMAKE_SOURCE_DIR}/third_party/json)\n"
+        "ExternalProject_Add(zlib URL https://zlib.net/zlib.tar.gz SOURCE_DIR ${ZLIB_WHERE})\n");
+  const fs::path build = t.path / "build";
+  userCache(build, t.path);
+  UserBuild user;
+  user.dir = build.string();
+  user.cache = {{"CMAKE_HOME_DIRECTORY", t.path.string()}, {"CMAKE_GENERATOR", "Ninja"}};
+  user.types = {{"CMAKE_HOME_DIRECTORY", "INTERNAL"}, {"CMAKE_GENERATOR", "INTERNAL"}};
+  auto project1 = project(t.path);
+
+  // Nothing downloaded yet: all four need the network.
+  auto uc = userConfiguration(project1, user, true);
+  CHECK(uc.externalSources.empty());
+  CHECK(uc.missing.size() == 4);
+  CHECK(externalProjectShim(uc).empty());
+
+  write(build / "doctest-prefix/src/doctest/doctest/doctest.h", "// doctest\n");  // the default place
+  write(build / "ext/fmt/src/fmt/CMakeLists.txt", "project(fmt)\n");            // PREFIX, relative to the binary dir
+  write(t.path / "third_party/json/json.hpp", "// json\n");                      // a SOURCE_DIR in the source tree
+  fs::create_directories(build / "zlib-prefix/src/zlib");                        // SOURCE_DIR names a variable: not guessed
+  uc = userConfiguration(project1, user, true);
+  using Source = std::pair<std::string, std::string>;
+  CHECK(uc.externalSources == std::vector<Source>{{"doctest", (build / "doctest-prefix/src/doctest").string()},
+                                                  {"fmt", (build / "ext/fmt/src/fmt").string()},
+                                                  {"json", (t.path / "third_party/json").string()}});
+  CHECK(has(uc.reused, "doctest"));
+  REQUIRE(uc.missing.size() == 1);
+  CHECK(uc.missing[0].name == "zlib");
+  // Read by the build outside the project's own tree only: the user's build is inside it here.
+  const std::string shim = externalProjectShim(uc);
+  CHECK(shim.find("include_guard(GLOBAL)") != std::string::npos);
+  CHECK(shim.find("include(\"${CMAKE_ROOT}/Modules/ExternalProject.cmake\")") != std::string::npos);
+  CHECK(shim.find("GREENLIGHT_EP_SOURCE_doctest]=====] [=====[" + (build / "doctest-prefix/src/doctest").string() + "]=====]") !=
+        std::string::npos);
+  CHECK(shim.find("DOWNLOAD_COMMAND \\\"\\\" UPDATE_COMMAND \\\"\\\" PATCH_COMMAND \\\"\\\"") != std::string::npos);
+  // An empty directory is a download that failed half-way: not reused.
+  fs::remove_all(build / "ext/fmt/src/fmt");
+  fs::create_directories(build / "ext/fmt/src/fmt");
+  uc = userConfiguration(project1, user, true);
+  CHECK(uc.externalSources.size() == 2);
+  CHECK(uc.missing.size() == 2);
+}
+
+TEST_CASE("network diagnosis of a build: the ExternalProject to download, never a compile error") {
+  TempDir t;
+  write(t.path / "CMakeLists.txt",
+        "project(p CXX)\ninclude(ExternalProject)\n"
+        "ExternalProject_Add(doctest URL https://github.com/doctest/doctest/archive/v2.4.9.tar.gz CONFIGURE_COMMAND \"\")\n");
+  auto uc = userConfiguration(project(t.path), std::nullopt, true);
+  REQUIRE(uc.missing.size() == 1);
+  const std::string said =
+      "[1/8] Performing download step (download, verify and extract) for 'doctest'\nFAILED: doctest-prefix/src/doctest-stamp/doctest-download\n"
+      "-- Downloading...\n   dst='/b/doctest-prefix/src/v2.4.9.tar.gz'\n   timeout='none'\n   inactivity timeout='none'\n"
+      "-- Using src='https://github.com/doctest/doctest/archive/v2.4.9.tar.gz'\nCMake Error at doctest-stamp/download-doctest.cmake:170 (message):\n"
+      "  Each download failed!\n    error: downloading 'https://github.com/doctest/doctest/archive/v2.4.9.tar.gz' failed\n"
+      "          status_code: 6\n          status_string: \"Couldn't resolve host name\"\nninja: build stopped: subcommand failed.\n";
+  const std::string s = networkDiagnosis(project(t.path), uc, said, "", true);
+  CHECK(s.find("cmake could not build") != std::string::npos);
+  CHECK(s.find("offline (greenlight's build has no network)") != std::string::npos);
+  CHECK(s.find("it downloads doctest from https://github.com/doctest/doctest/archive/v2.4.9.tar.gz (ExternalProject_Add at CMakeLists.txt:3)") !=
+        std::string::npos);
+  CHECK(s.find("build/doctest-prefix/src/doctest") != std::string::npos);
+  CHECK(s.find("\"sandbox\": {\"network\": true}") != std::string::npos);
+  // A compile error that names the dependency's directory is not the network's doing.
+  const std::string compile = "FAILED: CMakeFiles/t.dir/t.cpp.o\n/b/doctest-prefix/src/doctest/doctest/doctest.h:12:3: error: 'x' was not declared\n";
+  CHECK(networkDiagnosis(project(t.path), uc, compile, "", true).empty());
+}

@@ -266,6 +266,9 @@ bool PrivateBuild::configure(const ProjectDir& project, const RunOptions& option
     };
     std::vector<std::string> dirs = user.readOnly;
     std::sort(dirs.begin(), dirs.end());
+    project_ = project;
+    user_ = user;
+    offline_ = offline;
     readOnly_.clear();
     for (const auto& d : dirs)
       if (!inside(d, projectBind_) && !inside(d, root_) && !inside(projectBind_, d) &&
@@ -302,6 +305,14 @@ bool PrivateBuild::configure(const ProjectDir& project, const RunOptions& option
   const std::string includeFile = buildDir() + "/greenlight-coverage-" + hex64(fnv1a(includeText)).substr(0, 12) + ".cmake";
   const bool coverage = native::coverageEnabled() && !userInclude;
   if (coverage) argv.push_back("-DCMAKE_PROJECT_INCLUDE=" + includeFile);
+  // ExternalProject_Add's downloads that the user's build made (UserConfig.h), unless the user
+  // includes a file of their own there.
+  const std::string shimText = externalProjectShim(user);
+  const std::string shimFile = buildDir() + "/greenlight-external-" + hex64(fnv1a(shimText)).substr(0, 12) + ".cmake";
+  const bool shim = !shimText.empty() && std::none_of(argv.begin(), argv.end(), [](const std::string& a) {
+    return a.rfind("-DCMAKE_PROJECT_INCLUDE_BEFORE", 0) == 0;
+  });
+  if (shim) argv.push_back("-DCMAKE_PROJECT_INCLUDE_BEFORE=" + shimFile);
   std::string signature;
   for (const auto& a : argv) signature += a + "\n";
   const std::string signaturePath = root_ + "/configured-with";
@@ -329,6 +340,10 @@ bool PrivateBuild::configure(const ProjectDir& project, const RunOptions& option
   if (!writeQuery(buildDir(), error)) return false;
   if (coverage && !writeAtomically(includeFile, includeText)) {
     *error = "cannot write " + includeFile;
+    return false;
+  }
+  if (shim && !writeAtomically(shimFile, shimText)) {
+    *error = "cannot write " + shimFile;
     return false;
   }
   for (const char* sub : {"/.cmake", "/.cmake/api", "/.cmake/api/v1", "/.cmake/api/v1/query",
@@ -594,6 +609,10 @@ PrivateBuild::BuildResult PrivateBuild::build(const std::vector<std::string>& ta
     for (const auto& t : targets) key += t + "\n";
     std::lock_guard<std::mutex> lock(mutex_);
     buildSeconds_[key] = r.seconds;
+  } else if (!out.verdict.cancelled) {
+    // ExternalProject_Add downloads during the build: say which dependency, as a configure would.
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (offline_ && project_ && user_) r.networkNote = networkDiagnosis(*project_, *user_, r.output, out.verdict.syscall, true);
   }
   return r;
 }

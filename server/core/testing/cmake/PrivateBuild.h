@@ -44,6 +44,7 @@
 #include "core/testing/Runner.h"
 #include "core/testing/cmake/FileApi.h"
 #include "core/testing/cmake/Project.h"
+#include "core/testing/cmake/UserConfig.h"
 
 namespace greenlight::core::testing::cmake {
 
@@ -99,6 +100,9 @@ class PrivateBuild {
     sandbox::Verdict verdict;
     std::string output;  // the build tool's stdout + stderr
     double seconds = 0;
+    // A build that failed offline because a dependency needed a download (ExternalProject_Add
+    // with nothing to reuse): which one, and how to allow it (UserConfig.h networkDiagnosis).
+    std::string networkNote;
   };
   // `cmake --build build --target T... --parallel N` in the sandbox. Hold the Lock.
   BuildResult build(const std::vector<std::string>& targets, const std::vector<OverlayBind>& binds,
@@ -133,6 +137,10 @@ class PrivateBuild {
   std::shared_ptr<const std::vector<CtestTest>> tests_;
   std::map<std::string, double> buildSeconds_;
   std::vector<std::string> readOnly_;  // host directories the user's configuration reads (UserConfig.h)
+  // What the last configure took from the user (for a build that then needed the network).
+  std::optional<ProjectDir> project_;
+  std::optional<UserConfiguration> user_;
+  bool offline_ = true;
 };
 
 // Whether a program is installed where the sandbox finds it (/usr/local/bin, /usr/bin, /bin).

@@ -306,6 +306,40 @@ std::string relativeTo(const std::string& file, const std::string& dir) {
   return r.empty() || startsWith(r, "..") ? file : r;
 }
 
+// Where the user's build downloaded an ExternalProject_Add dependency's sources, when they are
+// there: its SOURCE_DIR, else <PREFIX>/src/<name>, else <binary dir>/<name>-prefix/src/<name>, with
+// the directory variables a list file uses for them resolved (relative paths are relative to the
+// binary dir of the list file's directory, as ExternalProject reads them). "" when a path uses
+// another variable, when EP_BASE may move it, or when nothing is there.
+std::string externalSourcesOf(const FetchedDependency& d, const ProjectDir& project, const UserBuild& user) {
+  const fs::path listDir = fs::path(d.file).parent_path();
+  const std::string rel = listDir.lexically_relative(project.sourceDir).string();
+  if (rel.empty() || startsWith(rel, "..")) return "";
+  const std::string binaryDir = rel == "." ? user.dir : (fs::path(user.dir) / rel).lexically_normal().string();
+  const auto resolve = [&](std::string path) -> std::string {
+    for (const auto& [var, value] :
+         std::vector<std::pair<std::string, std::string>>{{"${CMAKE_SOURCE_DIR}", project.sourceDir},
+                                                          {"${PROJECT_SOURCE_DIR}", project.sourceDir},
+                                                          {"${CMAKE_CURRENT_SOURCE_DIR}", listDir.string()},
+                                                          {"${CMAKE_CURRENT_LIST_DIR}", listDir.string()},
+                                                          {"${CMAKE_BINARY_DIR}", user.dir},
+                                                          {"${PROJECT_BINARY_DIR}", user.dir},
+                                                          {"${CMAKE_CURRENT_BINARY_DIR}", binaryDir}}) {
+      for (std::size_t at; (at = path.find(var)) != std::string::npos;) path.replace(at, var.size(), value);
+    }
+    if (path.find("${") != std::string::npos || path.find("$<") != std::string::npos) return "";
+    fs::path p(path);
+    return (p.is_absolute() ? p : fs::path(binaryDir) / p).lexically_normal().string();
+  };
+  std::string dir;
+  if (!d.sourceDir.empty()) dir = resolve(d.sourceDir);
+  else if (!d.prefix.empty()) dir = resolve(d.prefix).empty() ? "" : resolve(d.prefix) + "/src/" + d.name;
+  else if (user.cache.count("EP_BASE") == 0) dir = binaryDir + "/" + d.name + "-prefix/src/" + d.name;
+  std::error_code ec;
+  if (dir.empty() || !fs::is_directory(dir, ec) || fs::is_empty(dir, ec)) return "";
+  return dir;
+}
+
 }  // namespace
 
 std::vector<FetchedDependency> fetchedDependencies(const std::vector<std::string>& listFiles) {
@@ -329,6 +363,10 @@ std::vector<FetchedDependency> fetchedDependencies(const std::vector<std::string
         // Sources already given (SOURCE_DIR without a download method): nothing to fetch.
         if (d.from.empty()) continue;
         d.findPackageFirst = has(c.args, "FIND_PACKAGE_ARGS") || has(c.args, "OVERRIDE_FIND_PACKAGE");
+        if (d.how == "ExternalProject_Add") {
+          d.prefix = valueAfter(c.args, "PREFIX");
+          d.sourceDir = valueAfter(c.args, "SOURCE_DIR");
+        }
         out.push_back(std::move(d));
       } else if (c.name == "file" && c.args.size() >= 2 && c.args[0] == "DOWNLOAD") {
         d.how = "file(DOWNLOAD)";
@@ -520,8 +558,19 @@ UserConfiguration userConfiguration(const ProjectDir& project, const std::option
     allPresent = false;
     if (!d.findPackageFirst) uc.missing.push_back(d);
   }
-  for (const auto& d : deps)
-    if (d.how != "FetchContent_Declare") uc.missing.push_back(d);
+  // ExternalProject_Add downloads at build time: the sources the user's build downloaded are
+  // handed over through externalProjectShim().
+  for (const auto& d : deps) {
+    if (d.how == "FetchContent_Declare") continue;
+    const std::string dir = d.how == "ExternalProject_Add" && user ? externalSourcesOf(d, project, *user) : "";
+    if (dir.empty()) {
+      uc.missing.push_back(d);
+      continue;
+    }
+    uc.externalSources.emplace_back(d.name, dir);
+    uc.reused.push_back(d.name);
+    addReadOnly(uc.readOnly, dir);
+  }
   if (offline && !haveSource.empty() && allPresent) define("FETCHCONTENT_FULLY_DISCONNECTED:BOOL", "ON");
   // What configure and build read outside the project.
   for (const auto& [name, value] : defined) {
@@ -546,8 +595,36 @@ UserConfiguration userConfiguration(const ProjectDir& project, const std::option
   return uc;
 }
 
+std::string externalProjectShim(const UserConfiguration& config) {
+  if (config.externalSources.empty()) return "";
+  // Each argument as a bracket argument: an unquoted ${ARGN} would drop the empty ones
+  // (CONFIGURE_COMMAND "" means "no configure step").
+  std::string s =
+      "# Written by greenlight (issue 34): the sources of these ExternalProject_Add dependencies come from\n"
+      "# the user's build, which downloaded them; greenlight's build has no network.\n"
+      "include_guard(GLOBAL)\n"
+      "include(\"${CMAKE_ROOT}/Modules/ExternalProject.cmake\")\n";
+  for (const auto& [name, dir] : config.externalSources)
+    s += "set_property(GLOBAL PROPERTY [=====[GREENLIGHT_EP_SOURCE_" + name + "]=====] [=====[" + dir + "]=====])\n";
+  s += "function(ExternalProject_Add name)\n"
+       "  set(call \"_ExternalProject_Add([=====[${name}]=====]\")\n"
+       "  if(ARGC GREATER 1)\n"
+       "    math(EXPR last \"${ARGC} - 1\")\n"
+       "    foreach(i RANGE 1 ${last})\n"
+       "      string(APPEND call \" [=====[${ARGV${i}}]=====]\")\n"
+       "    endforeach()\n"
+       "  endif()\n"
+       "  get_property(src GLOBAL PROPERTY \"GREENLIGHT_EP_SOURCE_${name}\")\n"
+       "  if(src)\n"
+       "    string(APPEND call \" SOURCE_DIR [=====[${src}]=====] DOWNLOAD_COMMAND \\\"\\\" UPDATE_COMMAND \\\"\\\" PATCH_COMMAND \\\"\\\"\")\n"
+       "  endif()\n"
+       "  cmake_language(EVAL CODE \"${call})\")\n"
+       "endfunction()\n";
+  return s;
+}
+
 std::string networkDiagnosis(const ProjectDir& project, const UserConfiguration& config, const std::string& output,
-                             const std::string& syscall) {
+                             const std::string& syscall, bool building) {
   const std::string low = lower(output);
   const bool socketRefused = syscall.find("socket") != std::string::npos || syscall.find("connect") != std::string::npos;
   const bool networkWords = low.find("could not resolve host") != std::string::npos ||
@@ -558,13 +635,17 @@ std::string networkDiagnosis(const ProjectDir& project, const UserConfiguration&
                             low.find("unable to access 'http") != std::string::npos ||
                             low.find("error: downloading") != std::string::npos ||
                             low.find("status_code: 6") != std::string::npos || low.find("status_code: 7") != std::string::npos;
+  // A build fails for many reasons (a compile error in a fetched dependency's sources names it
+  // too): only one that reached for the network is the network's doing.
+  if (building && !networkWords && !socketRefused) return "";
   // A dependency fetched without a source to reuse: name it when CMake's words mention it (or
   // nothing else explains the failure).
   std::vector<const FetchedDependency*> named;
   for (const auto& d : config.missing) {
     const std::string n = lower(d.name);
     if (!n.empty() && (low.find(n + "-populate") != std::string::npos || low.find(n + "-src") != std::string::npos ||
-                       low.find(n + "-subbuild") != std::string::npos || low.find("populating " + n) != std::string::npos))
+                       low.find(n + "-subbuild") != std::string::npos || low.find("populating " + n) != std::string::npos ||
+                       low.find(n + "-prefix") != std::string::npos || low.find(n + "-download") != std::string::npos))
       named.push_back(&d);
     else if (d.how == "file(DOWNLOAD)" && low.find(lower(d.from)) != std::string::npos)
       named.push_back(&d);
@@ -593,7 +674,8 @@ std::string networkDiagnosis(const ProjectDir& project, const UserConfiguration&
   }
   if (named.empty() && commands.empty() && !networkWords && !socketRefused) return "";
   const std::string allow = "or allow the network for greenlight's configure and build: \"sandbox\": {\"network\": true} in .greenlight.json";
-  std::string s = "cmake could not configure " + project.sourceDir + " offline (greenlight's configure has no network): ";
+  std::string s = building ? "cmake could not build " + project.sourceDir + " offline (greenlight's build has no network): "
+                           : "cmake could not configure " + project.sourceDir + " offline (greenlight's configure has no network): ";
   if (!named.empty()) {
     s += "it downloads ";
     for (std::size_t i = 0; i < named.size() && i < 6; ++i) {
@@ -607,6 +689,9 @@ std::string networkDiagnosis(const ProjectDir& project, const UserConfiguration&
       s += ". Build the project once yourself (`cmake -S . -B build`: its FetchContent fills build/_deps/" + lower(first.name) +
            "-src, which greenlight then reuses), or set FETCHCONTENT_SOURCE_DIR_" + upper(first.name) +
            " to a local copy in your build's cache, " + allow;
+    } else if (first.how == "ExternalProject_Add") {
+      s += ". Build the project once yourself (`cmake --build build`: its ExternalProject_Add downloads into build/" + first.name +
+           "-prefix/src/" + first.name + ", or its SOURCE_DIR, which greenlight then reuses), " + allow;
     } else {
       s += ". Build the project once yourself so that the download is in your build directory, " + allow;
     }
@@ -616,7 +701,8 @@ std::string networkDiagnosis(const ProjectDir& project, const UserConfiguration&
     s += socketRefused ? " (the sandbox refused " + syscall + "). Make it optional when offline, " + allow
                        : ". Make it optional when offline, " + allow;
   } else {
-    s += socketRefused ? "a step of the configure opened a network socket (the sandbox refused " + syscall + "); " + allow
+    s += socketRefused ? std::string("a step of the ") + (building ? "build" : "configure") + " opened a network socket (the sandbox refused " +
+                             syscall + "); " + allow
                        : "a download failed; " + allow;
   }
   if (!config.reused.empty()) {

@@ -11,6 +11,10 @@
 //   - dependencies fetched at configure time (FetchContent): the sources the user's build already
 //     fetched (<build>/_deps/<name>-src, or FETCHCONTENT_BASE_DIR) are handed over as
 //     FETCHCONTENT_SOURCE_DIR_<NAME>, fully disconnected when every declared dependency has one;
+//   - dependencies downloaded at build time (ExternalProject_Add): the sources the user's build
+//     downloaded (<binary dir>/<name>-prefix/src/<name>, <PREFIX>/src/<name>, or a SOURCE_DIR it
+//     filled) are handed over through externalProjectShim(): a CMAKE_PROJECT_INCLUDE_BEFORE file
+//     under which ExternalProject_Add takes that SOURCE_DIR with no download, update or patch step;
 //     vcpkg's manifest install: the user's <build>/vcpkg_installed, not installed again.
 // When the configure fails anyway, networkDiagnosis() says which dependency needs a download (or
 // which command reached for the network) and how to allow it.
@@ -34,6 +38,8 @@ struct FetchedDependency {
   std::string file;    // the list file declaring it
   int line = 0;
   bool findPackageFirst = false;  // FIND_PACKAGE_ARGS / OVERRIDE_FIND_PACKAGE: may not download
+  std::string prefix;     // ExternalProject_Add's PREFIX, as written ("" none)
+  std::string sourceDir;  // its SOURCE_DIR, as written ("" none)
 };
 std::vector<FetchedDependency> fetchedDependencies(const std::vector<std::string>& listFiles);
 
@@ -57,7 +63,9 @@ struct UserConfiguration {
   std::string generator;              // the user's generator ("" none known)
   std::vector<std::string> readOnly;  // host directories configure and build read beyond the project
   std::string source;                 // "preset 'x' (CMakePresets.json)", "the cache of build/", ""
-  std::vector<std::string> reused;    // FetchContent names whose sources come from the user's build
+  std::vector<std::string> reused;    // FetchContent / ExternalProject names whose sources come from the user's build
+  // ExternalProject_Add name -> the sources the user's build downloaded for it.
+  std::vector<std::pair<std::string, std::string>> externalSources;
   std::vector<FetchedDependency> missing;  // declared, no source to reuse: they need a download
   std::string presetError;            // a presets file that does not parse
 };
@@ -65,10 +73,19 @@ struct UserConfiguration {
 // has no network (FetchContent is told to stay disconnected only then).
 UserConfiguration userConfiguration(const ProjectDir& project, const std::optional<UserBuild>& user, bool offline);
 
-// The sentence for a configure that failed (`output`: CMake's words, `syscall`: the system call
-// the sandbox refused, if any), when the network is why: which dependency needs a download or
-// which command reached for the network, and how to allow it. "" when the network is not why.
+// The CMake file, for -DCMAKE_PROJECT_INCLUDE_BEFORE, that hands config.externalSources to
+// ExternalProject_Add: it includes CMake's own ExternalProject module (whose include_guard makes
+// the project's later include(ExternalProject) a no-op) and wraps ExternalProject_Add so that a
+// dependency listed there gets SOURCE_DIR = its sources and empty DOWNLOAD/UPDATE/PATCH commands,
+// every argument of the project's call passed on as written (empty ones included). "" when there
+// is nothing to hand over.
+std::string externalProjectShim(const UserConfiguration& config);
+
+// The sentence for a configure (or, `building`, a build) that failed (`output`: CMake's or the
+// build tool's words, `syscall`: the system call the sandbox refused, if any), when the network
+// is why: which dependency needs a download or which command reached for the network, and how to
+// allow it. "" when the network is not why.
 std::string networkDiagnosis(const ProjectDir& project, const UserConfiguration& config, const std::string& output,
-                             const std::string& syscall);
+                             const std::string& syscall, bool building = false);
 
 }  // namespace greenlight::core::testing::cmake

@@ -139,6 +139,14 @@ RunResult buildFailed(const TestPlan& plan, const RunOptions& options, const cma
   t.kind = built.verdict.status == sandbox::Status::ExitNonzero ? FailureKind::Compile
            : built.verdict.status == sandbox::Status::Timeout   ? FailureKind::Timeout
                                                                 : FailureKind::Exception;
+  if (!built.networkNote.empty()) {
+    // A download the offline build could not make (the sandbox refused its socket, or it found
+    // no network): the sentence, not the build tool's last words.
+    t.message = built.networkNote;
+    if (options.onTestResult) options.onTestResult(t);
+    result.tests.push_back(std::move(t));
+    return result;
+  }
   if (built.verdict.status != sandbox::Status::ExitNonzero) {
     t.message = "the build stopped: " + std::string(sandbox::statusName(built.verdict.status)) +
                 (built.verdict.setupError.empty() ? "" : " (" + built.verdict.setupError + ")") +
