@@ -603,6 +603,9 @@ std::string externalProjectShim(const UserConfiguration& config) {
       "# Written by greenlight (issue 34): the sources of these ExternalProject_Add dependencies come from\n"
       "# the user's build, which downloaded them; greenlight's build has no network.\n"
       "include_guard(GLOBAL)\n"
+      "if(CMAKE_VERSION VERSION_LESS 3.18)  # no cmake_language(EVAL): the downloads stay as written\n"
+      "  return()\n"
+      "endif()\n"
       "include(\"${CMAKE_ROOT}/Modules/ExternalProject.cmake\")\n";
   for (const auto& [name, dir] : config.externalSources)
     s += "set_property(GLOBAL PROPERTY [=====[GREENLIGHT_EP_SOURCE_" + name + "]=====] [=====[" + dir + "]=====])\n";
