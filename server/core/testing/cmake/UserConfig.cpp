@@ -310,7 +310,8 @@ std::string relativeTo(const std::string& file, const std::string& dir) {
 // there: its SOURCE_DIR, else <PREFIX>/src/<name>, else <binary dir>/<name>-prefix/src/<name>, with
 // the directory variables a list file uses for them resolved (relative paths are relative to the
 // binary dir of the list file's directory, as ExternalProject reads them). "" when a path uses
-// another variable, when EP_BASE may move it, or when nothing is there.
+// another variable or when nothing is there (a project that sets the EP_BASE directory property
+// keeps its sources elsewhere: nothing is found, and its download gets the sentence).
 std::string externalSourcesOf(const FetchedDependency& d, const ProjectDir& project, const UserBuild& user) {
   const fs::path listDir = fs::path(d.file).parent_path();
   const std::string rel = listDir.lexically_relative(project.sourceDir).string();
@@ -332,9 +333,12 @@ std::string externalSourcesOf(const FetchedDependency& d, const ProjectDir& proj
     return (p.is_absolute() ? p : fs::path(binaryDir) / p).lexically_normal().string();
   };
   std::string dir;
-  if (!d.sourceDir.empty()) dir = resolve(d.sourceDir);
-  else if (!d.prefix.empty()) dir = resolve(d.prefix).empty() ? "" : resolve(d.prefix) + "/src/" + d.name;
-  else if (user.cache.count("EP_BASE") == 0) dir = binaryDir + "/" + d.name + "-prefix/src/" + d.name;
+  if (!d.sourceDir.empty()) {
+    dir = resolve(d.sourceDir);
+  } else {
+    const std::string prefix = d.prefix.empty() ? binaryDir + "/" + d.name + "-prefix" : resolve(d.prefix);
+    if (!prefix.empty()) dir = prefix + "/src/" + d.name;
+  }
   std::error_code ec;
   if (dir.empty() || !fs::is_directory(dir, ec) || fs::is_empty(dir, ec)) return "";
   return dir;
