@@ -136,15 +136,21 @@ function M.on_results(client_id, params)
   notes[client_id][params.uri] = state == 'finished' and type(note) == 'string' and note ~= '' and note or nil
 end
 
+-- `uri` as the summary names it: its path, relative to `root` when under it.
+local function summary_path(uri, root)
+  local ok, path = pcall(vim.uri_to_fname, uri)
+  path = ok and path or uri
+  if root and path:sub(1, #root + 1) == root .. '/' then path = path:sub(#root + 2) end
+  return path
+end
+
 -- The summary's coverage lines: { { uri, text = 'm.py · 9/12 lines run', first_not_run = line } },
 -- and { uri, text = 'm.py · coverage not measured: …' } for a run whose coverage the server dropped,
 -- for `client_id`, sorted by path; paths relative to `root` when under it.
 function M.summary(client_id, root)
   local out = {}
   for uri, f in pairs(M.files[client_id] or {}) do
-    local ok, path = pcall(vim.uri_to_fname, uri)
-    path = ok and path or uri
-    if root and path:sub(1, #root + 1) == root .. '/' then path = path:sub(#root + 2) end
+    local path = summary_path(uri, root)
     local first
     for _, l in ipairs(f.lines) do
       if l[2] == 0 then
@@ -156,9 +162,7 @@ function M.summary(client_id, root)
       text = string.format('%s · %d/%d lines run', path, f.covered, f.total) })
   end
   for uri, note in pairs(notes[client_id] or {}) do
-    local ok, path = pcall(vim.uri_to_fname, uri)
-    path = ok and path or uri
-    if root and path:sub(1, #root + 1) == root .. '/' then path = path:sub(#root + 2) end
+    local path = summary_path(uri, root)
     table.insert(out, { uri = uri, path = path, text = string.format('%s · %s', path, note) })
   end
   table.sort(out, function(a, b) return a.path < b.path end)
