@@ -13,7 +13,9 @@ PROJECT is one of:
   doctest-externalproject
                       CMake + doctest downloaded at build time by ExternalProject_Add. The user's
                       build is what a first build leaves, offline: configured, and
-                      build/doctest-prefix/src/doctest filled from Debian's /usr/include/doctest.
+                      build/external/doctest/src/doctest_ep filled from Debian's /usr/include/doctest
+                      (the project names that directory by path, and its tests include "doctest.h",
+                      which Debian's headers cannot answer).
                       greenlight's build (no network) must reuse it; a copy without that build must
                       say which dependency needs a download and how to allow it.
   boost-units         CMake + Boost.Test, the whole binary registered as one CTest test.
@@ -211,9 +213,9 @@ def user_build_and_truth(name, root):
         # them (copied from Debian here: no network). The truth: the test program compiled
         # against those sources as the build would, run with doctest's XML reporter.
         must(["cmake", "-S", ".", "-B", "build", "-G", "Ninja"], root)
-        shutil.copytree("/usr/include/doctest", os.path.join(root, "build", "doctest-prefix", "src", "doctest", "doctest"))
+        shutil.copytree("/usr/include/doctest", os.path.join(root, "build", "external", "doctest", "src", "doctest_ep", "doctest"))
         exe = os.path.join(root, "build", "roman_truth")
-        must(["nice", "-n", "10", "g++", "-std=c++17", "-Iinclude", "-Ibuild/doctest-prefix/src/doctest",
+        must(["nice", "-n", "10", "g++", "-std=c++17", "-Iinclude", "-Ibuild/external/doctest/src/doctest_ep/doctest",
               "tests/main.cpp", "tests/roman_test.cpp", "-o", exe], root)
         return doctest_truth(exe, "roman_test", root, root)
     if name == "boost-units":
@@ -348,8 +350,8 @@ OFFLINE = {
                             "FETCHCONTENT_SOURCE_DIR_GOOGLETEST", '"sandbox": {"network": true}']),
     # ExternalProject downloads during the build: the build says it, not a bare "the build stopped".
     "doctest-externalproject": ("tests/roman_test.cpp",
-                                ["could not build", "offline", "it downloads doctest from https://github.com/doctest/",
-                                 "ExternalProject_Add at CMakeLists.txt:", "build/doctest-prefix/src/doctest",
+                                ["could not build", "offline", "it downloads doctest_ep from https://github.com/doctest/",
+                                 "ExternalProject_Add at cmake/doctest.cmake:", "build/external/doctest/src/doctest_ep",
                                  '"sandbox": {"network": true}']),
 }
 

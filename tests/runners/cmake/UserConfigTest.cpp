@@ -226,13 +226,33 @@ TEST_CASE("ExternalProject: the sources the user's build downloaded are handed o
   CHECK(shim.find("include(\"${CMAKE_ROOT}/Modules/ExternalProject.cmake\")") != std::string::npos);
   CHECK(shim.find("GREENLIGHT_EP_SOURCE_doctest]=====] [=====[" + (build / "doctest-prefix/src/doctest").string() + "]=====]") !=
         std::string::npos);
-  CHECK(shim.find("DOWNLOAD_COMMAND \\\"\\\" UPDATE_COMMAND \\\"\\\" PATCH_COMMAND \\\"\\\"") != std::string::npos);
+  CHECK(shim.find("DOWNLOAD_COMMAND [=====[${CMAKE_COMMAND}]=====] -E copy_directory [=====[${src}]=====] <SOURCE_DIR>") !=
+        std::string::npos);
+  CHECK(shim.find("UPDATE_COMMAND \\\"\\\" PATCH_COMMAND \\\"\\\"") != std::string::npos);
   // An empty directory is a download that failed half-way: not reused.
   fs::remove_all(build / "ext/fmt/src/fmt");
   fs::create_directories(build / "ext/fmt/src/fmt");
   uc = userConfiguration(project1, user, true);
   CHECK(uc.externalSources.size() == 2);
   CHECK(uc.missing.size() == 2);
+}
+
+TEST_CASE("ExternalProject in a module a CMakeLists.txt includes: the including directory's binary dir") {
+  // cmake/doctest.cmake, include()d from the top: PREFIX is relative to the top binary dir.
+  TempDir t;
+  write(t.path / "CMakeLists.txt", "project(p CXX)\ninclude(cmake/doctest.cmake)\n");
+  write(t.path / "cmake/doctest.cmake",
+        "include(ExternalProject)\nExternalProject_Add(doctest_ep PREFIX external/doctest URL \"http://x/${V}.tar.gz\" BUILD_IN_SOURCE 1)\n");
+  const fs::path build = t.path / "build";
+  UserBuild user;
+  user.dir = build.string();
+  ProjectDir p = project(t.path);
+  p.listFiles.push_back((t.path / "cmake/doctest.cmake").string());
+  write(build / "external/doctest/src/doctest_ep/doctest/doctest.h", "// doctest\n");
+  auto uc = userConfiguration(p, user, true);
+  using Source = std::pair<std::string, std::string>;
+  CHECK(uc.externalSources == std::vector<Source>{{"doctest_ep", (build / "external/doctest/src/doctest_ep").string()}});
+  CHECK(uc.missing.empty());
 }
 
 TEST_CASE("network diagnosis of a build: the ExternalProject to download, never a compile error") {

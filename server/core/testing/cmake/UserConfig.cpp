@@ -316,32 +316,37 @@ std::string externalSourcesOf(const FetchedDependency& d, const ProjectDir& proj
   const fs::path listDir = fs::path(d.file).parent_path();
   const std::string rel = listDir.lexically_relative(project.sourceDir).string();
   if (rel.empty() || startsWith(rel, "..")) return "";
-  const std::string binaryDir = rel == "." ? user.dir : (fs::path(user.dir) / rel).lexically_normal().string();
-  const auto resolve = [&](std::string path) -> std::string {
-    for (const auto& [var, value] :
-         std::vector<std::pair<std::string, std::string>>{{"${CMAKE_SOURCE_DIR}", project.sourceDir},
-                                                          {"${PROJECT_SOURCE_DIR}", project.sourceDir},
-                                                          {"${CMAKE_CURRENT_SOURCE_DIR}", listDir.string()},
-                                                          {"${CMAKE_CURRENT_LIST_DIR}", listDir.string()},
-                                                          {"${CMAKE_BINARY_DIR}", user.dir},
-                                                          {"${PROJECT_BINARY_DIR}", user.dir},
-                                                          {"${CMAKE_CURRENT_BINARY_DIR}", binaryDir}}) {
-      for (std::size_t at; (at = path.find(var)) != std::string::npos;) path.replace(at, var.size(), value);
+  // The binary dir the call ran in: its CMakeLists.txt's; a module (cmake/deps.cmake) runs in the
+  // directory that include()s it, most often the top one.
+  std::vector<std::string> binaryDirs = {rel == "." ? user.dir : (fs::path(user.dir) / rel).lexically_normal().string()};
+  if (fs::path(d.file).filename() != "CMakeLists.txt" && binaryDirs.front() != user.dir) binaryDirs.push_back(user.dir);
+  for (const std::string& binaryDir : binaryDirs) {
+    const auto resolve = [&](std::string path) -> std::string {
+      for (const auto& [var, value] :
+           std::vector<std::pair<std::string, std::string>>{{"${CMAKE_SOURCE_DIR}", project.sourceDir},
+                                                            {"${PROJECT_SOURCE_DIR}", project.sourceDir},
+                                                            {"${CMAKE_CURRENT_SOURCE_DIR}", listDir.string()},
+                                                            {"${CMAKE_CURRENT_LIST_DIR}", listDir.string()},
+                                                            {"${CMAKE_BINARY_DIR}", user.dir},
+                                                            {"${PROJECT_BINARY_DIR}", user.dir},
+                                                            {"${CMAKE_CURRENT_BINARY_DIR}", binaryDir}}) {
+        for (std::size_t at; (at = path.find(var)) != std::string::npos;) path.replace(at, var.size(), value);
+      }
+      if (path.find("${") != std::string::npos || path.find("$<") != std::string::npos) return "";
+      fs::path p(path);
+      return (p.is_absolute() ? p : fs::path(binaryDir) / p).lexically_normal().string();
+    };
+    std::string dir;
+    if (!d.sourceDir.empty()) {
+      dir = resolve(d.sourceDir);
+    } else {
+      const std::string prefix = d.prefix.empty() ? binaryDir + "/" + d.name + "-prefix" : resolve(d.prefix);
+      if (!prefix.empty()) dir = prefix + "/src/" + d.name;
     }
-    if (path.find("${") != std::string::npos || path.find("$<") != std::string::npos) return "";
-    fs::path p(path);
-    return (p.is_absolute() ? p : fs::path(binaryDir) / p).lexically_normal().string();
-  };
-  std::string dir;
-  if (!d.sourceDir.empty()) {
-    dir = resolve(d.sourceDir);
-  } else {
-    const std::string prefix = d.prefix.empty() ? binaryDir + "/" + d.name + "-prefix" : resolve(d.prefix);
-    if (!prefix.empty()) dir = prefix + "/src/" + d.name;
+    std::error_code ec;
+    if (!dir.empty() && fs::is_directory(dir, ec) && !fs::is_empty(dir, ec)) return dir;
   }
-  std::error_code ec;
-  if (dir.empty() || !fs::is_directory(dir, ec) || fs::is_empty(dir, ec)) return "";
-  return dir;
+  return "";
 }
 
 }  // namespace
@@ -623,7 +628,8 @@ std::string externalProjectShim(const UserConfiguration& config) {
        "  endif()\n"
        "  get_property(src GLOBAL PROPERTY \"GREENLIGHT_EP_SOURCE_${name}\")\n"
        "  if(src)\n"
-       "    string(APPEND call \" SOURCE_DIR [=====[${src}]=====] DOWNLOAD_COMMAND \\\"\\\" UPDATE_COMMAND \\\"\\\" PATCH_COMMAND \\\"\\\"\")\n"
+       "    string(APPEND call \" DOWNLOAD_COMMAND [=====[${CMAKE_COMMAND}]=====] -E copy_directory [=====[${src}]=====] <SOURCE_DIR>\"\n"
+       "                       \" UPDATE_COMMAND \\\"\\\" PATCH_COMMAND \\\"\\\"\")\n"
        "  endif()\n"
        "  cmake_language(EVAL CODE \"${call})\")\n"
        "endfunction()\n";
@@ -697,8 +703,11 @@ std::string networkDiagnosis(const ProjectDir& project, const UserConfiguration&
            "-src, which greenlight then reuses), or set FETCHCONTENT_SOURCE_DIR_" + upper(first.name) +
            " to a local copy in your build's cache, " + allow;
     } else if (first.how == "ExternalProject_Add") {
-      s += ". Build the project once yourself (`cmake --build build`: its ExternalProject_Add downloads into build/" + first.name +
-           "-prefix/src/" + first.name + ", or its SOURCE_DIR, which greenlight then reuses), " + allow;
+      // Where its download lands, as the list file writes it.
+      const std::string into = !first.sourceDir.empty() ? first.sourceDir
+                               : "build/" + (first.prefix.empty() ? first.name + "-prefix" : first.prefix) + "/src/" + first.name;
+      s += ". Build the project once yourself (`cmake --build build`: its ExternalProject_Add downloads into " + into +
+           ", which greenlight then reuses), " + allow;
     } else {
       s += ". Build the project once yourself so that the download is in your build directory, " + allow;
     }

@@ -14,7 +14,8 @@
 //   - dependencies downloaded at build time (ExternalProject_Add): the sources the user's build
 //     downloaded (<binary dir>/<name>-prefix/src/<name>, <PREFIX>/src/<name>, or a SOURCE_DIR it
 //     filled) are handed over through externalProjectShim(): a CMAKE_PROJECT_INCLUDE_BEFORE file
-//     under which ExternalProject_Add takes that SOURCE_DIR with no download, update or patch step;
+//     under which ExternalProject_Add's download step copies them into the project's own
+//     SOURCE_DIR (where its list files may name them by path), with no update or patch step;
 //     vcpkg's manifest install: the user's <build>/vcpkg_installed, not installed again.
 // When the configure fails anyway, networkDiagnosis() says which dependency needs a download (or
 // which command reached for the network) and how to allow it.
@@ -76,9 +77,10 @@ UserConfiguration userConfiguration(const ProjectDir& project, const std::option
 // The CMake file, for -DCMAKE_PROJECT_INCLUDE_BEFORE, that hands config.externalSources to
 // ExternalProject_Add: it includes CMake's own ExternalProject module (whose include_guard makes
 // the project's later include(ExternalProject) a no-op) and wraps ExternalProject_Add so that a
-// dependency listed there gets SOURCE_DIR = its sources and empty DOWNLOAD/UPDATE/PATCH commands,
-// every argument of the project's call passed on as written (empty ones included). "" when there
-// is nothing to hand over.
+// dependency listed there gets a download step that copies its sources into <SOURCE_DIR> (the
+// project's own, writable: BUILD_IN_SOURCE and hard-coded paths keep working) and empty
+// UPDATE/PATCH commands, every argument of the project's call passed on as written (empty ones
+// included). "" when there is nothing to hand over.
 std::string externalProjectShim(const UserConfiguration& config);
 
 // The sentence for a configure (or, `building`, a build) that failed (`output`: CMake's or the
