@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/testing/Discovery.h"
+#include "core/testing/adapters/TestJob.h"
 #include "BenchSupport.h"
 
 namespace t = greenlight::core::testing;

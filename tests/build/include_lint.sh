@@ -24,6 +24,16 @@ forbid server/support 'nlohmann/|boost/|curl/|seccomp|protocol/|sandbox/|core/|l
 forbid server/core 'boost/|lsp/' "server/core knows nothing of LSP transport or Asio"
 forbid server/lsp 'sandbox/|curl/|seccomp' "server/lsp goes through server/core"
 
+# The test adapters (issue 34 item 7): a job flows once through adapters/TestJob.h. Outside the
+# adapters nothing names an adapter's header but that one, and the adapters' tools (Discovery,
+# Runner, the project readers, cmake/, native/, harness/) name none at all: arrows run down only.
+while IFS= read -r hit; do report "reaches into an adapter (only core/testing/adapters/TestJob.h is public): $hit"; done \
+  < <(grep -rnE '^\s*#\s*include\s*"core/testing/adapters/' server 2>/dev/null | grep -v '^server/core/testing/adapters/' \
+      | grep -v '"core/testing/adapters/TestJob.h"')
+while IFS= read -r hit; do report "an adapters' tool includes an adapter (the arrow runs back up): $hit"; done \
+  < <(grep -rnE '^\s*#\s*include\s*"core/testing/adapters/' server/core/testing 2>/dev/null \
+      | grep -v '^server/core/testing/adapters/' | grep -v '^server/core/testing/TestService\.\(h\|cpp\):')
+
 # Regexes are built by support::regex (breadth-first: a long run in a subject cannot overflow
 # the stack, see server/support/Regex.h), never by std::regex's own constructors.
 while IFS= read -r hit; do report "<regex> outside server/support/Regex.h (include support/Regex.h): $hit"; done \

@@ -6,7 +6,8 @@
 #include "TestUtil.h"
 #include "core/testing/Discovery.h"
 #include "core/testing/PyResolve.h"
-#include "core/testing/adapters/PythonProject.h"
+#include "core/testing/PythonProject.h"
+#include "core/testing/adapters/TestJob.h"
 
 using namespace greenlight::core::testing;
 using greenlight::test::TempWorkspace;

@@ -7,6 +7,7 @@
 
 #include "TestUtil.h"
 #include "core/testing/Runner.h"
+#include "core/testing/adapters/TestJob.h"
 
 using namespace greenlight::core::testing;
 using greenlight::test::TempWorkspace;

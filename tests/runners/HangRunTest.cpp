@@ -9,6 +9,7 @@
 #include "TestTime.h"
 #include "TestUtil.h"
 #include "core/testing/Runner.h"
+#include "core/testing/adapters/TestJob.h"
 
 using namespace greenlight::core::testing;
 using greenlight::test::TempWorkspace;

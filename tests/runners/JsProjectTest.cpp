@@ -9,7 +9,9 @@
 
 #include "TestUtil.h"
 #include "core/testing/Discovery.h"
-#include "core/testing/adapters/JsProject.h"
+#include "core/testing/JsProject.h"
+#include "core/testing/adapters/JsRunner.h"
+#include "core/testing/adapters/TestJob.h"
 
 using namespace greenlight::core::testing;
 using greenlight::test::TempWorkspace;

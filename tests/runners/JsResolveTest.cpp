@@ -1,4 +1,4 @@
-// The module resolver of the JS runners' discovery (adapters/JsResolve.h): one case per form a
+// The module resolver of the JS runners' discovery (JsResolve.h): one case per form a
 // test file may load a module by, each checked against the file node (or the runner) loads; and
 // discovery on top of it: a test named after a file counts only when it loads that very file.
 // No process is started (the runners' own answers: tests/projects/js, label "projects").
@@ -8,8 +8,9 @@
 
 #include "TestUtil.h"
 #include "core/testing/Discovery.h"
-#include "core/testing/adapters/JsProject.h"
-#include "core/testing/adapters/JsResolve.h"
+#include "core/testing/JsProject.h"
+#include "core/testing/JsResolve.h"
+#include "core/testing/adapters/TestJob.h"
 
 using namespace greenlight::core::testing;
 using greenlight::test::TempWorkspace;

@@ -8,6 +8,7 @@
 #include "TestUtil.h"
 #include "core/testing/Discovery.h"
 #include "core/testing/PyResolve.h"
+#include "core/testing/adapters/TestJob.h"
 
 using namespace greenlight::core::testing;
 using greenlight::test::TempWorkspace;

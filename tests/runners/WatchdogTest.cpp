@@ -12,6 +12,7 @@
 #include "core/testing/Runner.h"
 #include "core/testing/TestService.h"
 #include "core/testing/Watchdog.h"
+#include "core/testing/adapters/TestJob.h"
 
 using namespace greenlight::core::testing;
 using greenlight::test::TempWorkspace;

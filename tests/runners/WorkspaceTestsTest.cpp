@@ -12,6 +12,7 @@
 #include "core/testing/Discovery.h"
 #include "core/testing/TestIds.h"
 #include "core/testing/WorkspaceTests.h"
+#include "core/testing/adapters/TestJob.h"
 
 using namespace greenlight::core::testing;
 using greenlight::test::TempWorkspace;

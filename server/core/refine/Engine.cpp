@@ -17,6 +17,7 @@
 #include "core/refine/Prompt.h"
 #include "core/refine/ReplyCode.h"
 #include "core/refine/TestsPrompt.h"
+#include "core/testing/adapters/TestJob.h"
 #include "support/Log.h"
 #include "support/TextLines.h"
 

@@ -7,8 +7,8 @@
 
 #include "core/refine/CxxBuildTests.h"
 #include "core/testing/Discovery.h"
-#include "core/testing/adapters/JsProject.h"
-#include "core/testing/adapters/PythonProject.h"
+#include "core/testing/JsProject.h"
+#include "core/testing/PythonProject.h"
 
 namespace greenlight::core::refine {
 

@@ -34,7 +34,7 @@ struct TargetCoverage {
 bool coverageEnabled();
 
 // Turns coverage off for the runs planned and run on this thread while it lives: a run that
-// coverage made too slow is run again without it (runPlan), so that what greenlight adds never
+// coverage made too slow is run again without it (adapters/TestJob.h runTests), so that what greenlight adds never
 // turns a healthy suite into a timeout.
 class CoverageOff {
  public:

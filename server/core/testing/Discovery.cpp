@@ -7,10 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include "core/testing/JsProject.h"
+#include "core/testing/JsResolve.h"
 #include "core/testing/PyResolve.h"
-#include "core/testing/adapters/Adapter.h"
-#include "core/testing/adapters/JsProject.h"
-#include "core/testing/adapters/JsResolve.h"
 #include "support/Regex.h"
 
 namespace greenlight::core::testing {
@@ -402,14 +401,6 @@ std::vector<std::string> jsTestsImporting(const fs::path& source, const fs::path
   return found;
 }
 
-std::string substitute(std::string arg, const std::string& file, const std::string& dir) {
-  for (auto [key, value] : {std::pair<std::string, std::string>{"{file}", file}, {"{dir}", dir}}) {
-    for (std::size_t pos = 0; (pos = arg.find(key, pos)) != std::string::npos; pos += value.size())
-      arg.replace(pos, key.size(), value);
-  }
-  return arg;
-}
-
 bool hasDoctestExamples(const std::string& text) {
   static const std::regex r = support::regex(R"(^[ \t]*>>> )");
   return support::anyLineMatches(text, r, {">>> "});
@@ -425,59 +416,6 @@ bool sameFileTestsIn(const std::string& text) {
 bool isTestFilePath(const std::string& path) {
   auto language = languageForPath(path);
   return language && looksLikeTestFile(fs::path(path), *language);
-}
-
-std::optional<TestPlan> discoverTests(const DiscoveryRequest& request, std::string* error) {
-  std::error_code ec;
-  fs::path source = fs::absolute(request.path, ec).lexically_normal();
-  auto text = readSource(source.string(), request.overlay);
-  if (!text) {
-    *error = source.string() + ": cannot read the file";
-    return std::nullopt;
-  }
-  std::string root = request.workspaceRoot.empty() ? findWorkspaceRoot(source.string())
-                                                   : fs::absolute(request.workspaceRoot, ec).lexically_normal().string();
-  while (root.size() > 1 && root.back() == '/') root.pop_back();
-  // An editor opened at / is no project: the file's own project (or directory) is.
-  if (isFilesystemRoot(root)) root = findWorkspaceRoot(source.string());
-  auto language = languageForPath(source.string());
-  const bool hasCommand = request.config && request.config->testsCommand && !request.config->testsCommand->empty();
-  auto commandPlan = [&]() {
-    TestPlan plan;
-    plan.sourceFile = source.string();
-    plan.workspaceRoot = root;
-    plan.language = Language::Command;
-    plan.framework = "command";
-    plan.runner = "command";
-    for (const auto& a : *request.config->testsCommand)
-      plan.command.push_back(substitute(a, plan.sourceFile, source.parent_path().string()));
-    return plan;
-  };
-  if (!language) {
-    if (!hasCommand) {
-      *error = source.string() + ": no built-in test runner for '" + source.extension().string() +
-               "' files; set \"tests.command\" in .greenlight.json";
-      return std::nullopt;
-    }
-    return commandPlan();
-  }
-  DiscoveryContext ctx{request, source.string(), root, *language, *text};
-  for (const RunnerAdapter* adapter : adapters()) {
-    if (!adapter->handles(*language)) continue;
-    std::string why;
-    auto plan = adapter->discover(ctx, &why);
-    if (!plan && !why.empty()) {
-      *error = why;
-      return std::nullopt;
-    }
-    if (!plan) continue;
-    plan->runner = std::string(adapter->name());
-    if (plan->empty() && hasCommand) return commandPlan();
-    return plan;
-  }
-  if (hasCommand) return commandPlan();
-  *error = source.string() + ": no test runner for this file";
-  return std::nullopt;
 }
 
 TestPlan builtinDiscovery(const DiscoveryContext& ctx) {

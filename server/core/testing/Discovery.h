@@ -5,7 +5,7 @@
 //                   beside it or in any parent up to the workspace root.
 //  JavaScript m.js  m.test.js, m.spec.js (also .mjs/.cjs/.ts/.mts/.cts/.tsx), __tests__/m.test.js,
 //  (.mjs, .cjs,     test/m.test.js, beside it or in a parent up to the root; node:test or plain
-//  .ts .tsx .mts .cts)  asserts. A project with jest, vitest or mocha: adapters/JsProject.h.
+//  .ts .tsx .mts .cts)  asserts. A project with jest, vitest or mocha: JsProject.h.
 //  C++ m.cpp/.hpp/.h  m_test.cpp, test_m.cpp, tests/m_test.cpp (beside or in a parent); plain
 //                   assert+main, Catch2 or GoogleTest (by the header the test includes).
 //  anything else    `tests.command` from the config (argv with {file} {dir}).
@@ -16,7 +16,8 @@
 // apart, every nearby test runs. Doctests are narrowed to that function's docstring.
 //
 // Discovery reads files (through the overlay, so unsaved editor text counts) and never runs
-// anything. Thread-safety: pure functions.
+// anything. Which runner owns a file (and so which discovery applies) is adapters/TestJob.h's
+// question: this file serves the adapters and knows none of them. Thread-safety: pure functions.
 #pragma once
 
 #include <functional>
@@ -95,7 +96,7 @@ struct DiscoveryRequest {
 struct TestPlan {
   Language language = Language::Python;
   // The adapter that owns the plan (adapters/Adapter.h): "pytest", "unittest", "python",
-  // "node", "cxx", "command"; runPlan() hands the plan back to it.
+  // "node", "cxx", "command"; runTests() (adapters/TestJob.h) hands the plan back to it.
   std::string runner;
   std::string rootDir;          // the runner's root and working directory (pytest's rootdir); "" for the built-in harnesses
   std::vector<std::string> runnerArgs;  // what the runner is asked to run (pytest node ids or paths, unittest names)
@@ -129,8 +130,22 @@ struct TestPlan {
   bool empty() const { return testFiles.empty() && !sameFileTests && !hasDoctests && command.empty() && !sourceIsTestFile; }
 };
 
-// nullopt + `error` for a request that cannot be served (unreadable file, unknown language with
-// no tests.command); an empty() plan when the file is fine but has no tests near it.
-std::optional<TestPlan> discoverTests(const DiscoveryRequest& request, std::string* error);
+// What every adapter's discovery starts from: the request, resolved once (adapters/TestJob.h
+// resolves it; which adapter owns the file is decided there, never here).
+struct DiscoveryContext {
+  const DiscoveryRequest& request;
+  std::string source;         // absolute, normalised
+  std::string workspaceRoot;  // absolute, normalised, no trailing '/'
+  Language language = Language::Python;
+  std::string text;           // the source's text (overlay first)
+};
+
+// The built-in discovery (test_m.py beside m.py, m.test.js, m_test.cpp; the tests in the file;
+// docstring examples; narrowing to a function): what the built-in harnesses run, and a start
+// for the project runners' own discovery.
+TestPlan builtinDiscovery(const DiscoveryContext& ctx);
+// Narrows `plan` to the function at the request's line (or named): plan.selected and
+// plan.doctestFunctions; the texts of the plan's test files are read through the overlay.
+void narrowToFunction(TestPlan& plan, const DiscoveryContext& ctx);
 
 }  // namespace greenlight::core::testing

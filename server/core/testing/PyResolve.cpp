@@ -7,7 +7,7 @@
 #include <deque>
 #include <filesystem>
 
-#include "core/testing/adapters/PythonProject.h"
+#include "core/testing/PythonProject.h"
 
 namespace greenlight::core::testing {
 namespace fs = std::filesystem;

@@ -1,5 +1,6 @@
-// runPlan: stage, build the sandbox policy for the language, run, fold the harness events into
-// results, map paths back to the host, and turn failures into diagnostics.
+// The runners' shared steps: stage, build the sandbox policy for the language, run, fold the
+// harness events into results, map paths back to the host. Which adapter runs a plan, and the
+// diagnostics at the end: adapters/TestJob.h.
 #include "core/testing/Runner.h"
 #include "core/testing/Coverage.h"
 
@@ -22,7 +23,6 @@
 #include "core/testing/PythonBytecode.h"
 #include "core/testing/Staging.h"
 #include "core/testing/Toolchain.h"
-#include "core/testing/adapters/Adapter.h"
 #include "core/testing/harness/Harnesses.h"
 #include "core/testing/RunnerSteps.h"
 #include "support/Log.h"
@@ -140,13 +140,13 @@ std::optional<Tool> resolveFor(const std::string& name, const TestPlan& plan, co
   return resolveTool(req, error);
 }
 
-namespace {
-
 std::string secondsText(double seconds) {
   char buf[32];
   std::snprintf(buf, sizeof buf, seconds < 10 ? "%.1f s" : "%.0f s", seconds);
   return buf;
 }
+
+namespace {
 
 // The tests a stopped run never reached: every collected test without a result (the runner
 // reports nothing for them), as `skipped`/`notrun` with `reason` (EVENTS.md) — never failed.
@@ -318,83 +318,6 @@ std::pair<StepOutput, HarnessOutcome> runHarness(const sandbox::Policy& p, const
   result.stdoutText = capText(step.stdoutRest, 16384);
   result.stderrText = capText(step.stderrRest, 16384);
   return {std::move(step), foldEvents(stream.events)};
-}
-
-namespace {
-
-// Out of time (the time limit, or a test the hang watchdog stopped) with coverage on, in a
-// language whose coverage runs inside the test process.
-bool coverageMadeItTooSlow(const TestPlan& plan, const RunResult& result) {
-  if (!coverageEnabled() || result.cancelled || (plan.language != Language::Python && plan.language != Language::JavaScript))
-    return false;
-  if (result.verdict && result.verdict->status == sandbox::Status::Timeout) return true;
-  for (const auto& t : result.tests)
-    if (t.status == TestStatus::Timeout) return true;
-  return false;
-}
-
-// The summary, the notes and the diagnostics of a run the adapter finished.
-RunResult finishRun(const TestPlan& plan, const Staging& staging, RunResult result) {
-  result.summary = summarize(result.tests);
-  result.selectionNote = plan.selectionNote;
-  result.discoveryNote = plan.discoveryNote;
-  // Functions under test: the one at LINE, else none (buildDiagnostics finds callees itself).
-  DiagnosticContext ctx;
-  ctx.sourceFile = plan.sourceFile;
-  ctx.sourceText = staging.stagedTexts().empty() ? "" : staging.stagedTexts().front().second;
-  ctx.language = plan.language;
-  if (plan.function) ctx.function = plan.function;
-  for (const auto& [f, t] : staging.stagedTexts()) ctx.texts[f] = t;
-  result.diagnostics = buildDiagnostics(result, ctx);
-  return result;
-}
-
-}  // namespace
-
-RunResult runPlan(const TestPlan& plan, const RunOptions& options) {
-  RunResult result;
-  result.file = plan.sourceFile;
-  result.language = plan.language;
-  result.files.push_back(plan.sourceFile);
-  for (const auto& t : plan.testFiles) result.files.push_back(t);
-  const RunnerAdapter* adapter = adapterNamed(plan.runner.empty() ? defaultRunner(plan.language) : plan.runner);
-  if (!adapter) {
-    result.error = "no test runner named '" + plan.runner + "'";
-    return result;
-  }
-  if (options.prepareOnly && !adapter->preparable()) return result;
-  Staging staging;
-  RunResult asked = result;
-  result = adapter->run(plan, options, staging, std::move(result));
-  if (options.prepareOnly) return result;
-  if (coverageMadeItTooSlow(plan, result)) {
-    // Python's tracer and V8's precise counts slow CPU-bound suites (a real library's 901 tests:
-    // 21 s without, cut at the 30 s limit with): the run without them decides, as the project's
-    // own runner would. Compiled code's gcov counters cost a few percent and a rebuild to drop.
-    std::string why = "the run reached its time limit (" + secondsText(timeLimit(options)) + ")";
-    for (const auto& t : result.tests) {
-      if (t.status == TestStatus::Timeout && !t.message.empty()) {
-        why = t.name + " " + t.message;
-        break;
-      }
-    }
-    CoverageOff off;
-    Staging again;
-    result = adapter->run(plan, options, again, std::move(asked));
-    result.coverageNote = "coverage not measured: with it, " + why + "; the results are of a run without it";
-    return finishRun(plan, again, std::move(result));
-  }
-  return finishRun(plan, staging, std::move(result));
-}
-
-std::string_view defaultRunner(Language language) {
-  switch (language) {
-    case Language::Python: return "python";
-    case Language::JavaScript: return "node";
-    case Language::Cxx: return "cxx";
-    case Language::Command: return "command";
-  }
-  return "command";
 }
 
 std::string runFingerprint(const TestPlan& plan, const RunOptions& options) {

@@ -1,4 +1,5 @@
-// Runs a TestPlan in the sandbox and returns structured results (with diagnostics).
+// The tools every adapter runs a TestPlan with (adapters/TestJob.h hands a plan to its adapter:
+// runTests); what a run is and returns (RunOptions, RunResult in TestTypes.h).
 //
 // What the sandbox sees:
 //  - /work (writable tmpfs) seeded with a scratch copy of what the run needs: under /work/src
@@ -11,7 +12,7 @@
 // Paths reported inside the sandbox (/work/src/...) are mapped back to host paths; files are
 // copied verbatim, so line numbers are exact.
 //
-// Thread-safety: runPlan() is reentrant; run as many at once as you have workers. Callbacks in
+// Thread-safety: a run (TestJob.h runTests) is reentrant; run as many at once as you have workers. Callbacks in
 // RunOptions are called on the calling thread (the sandbox's supervising thread).
 #pragma once
 
@@ -57,13 +58,6 @@ struct RunOptions {
   // keys fall back to the process environment.
   std::map<std::string, std::string> toolEnvironment;
 };
-
-// Hands the plan to its adapter (TestPlan::runner; empty: the language's built-in harness),
-// then summarises and builds the diagnostics.
-RunResult runPlan(const TestPlan& plan, const RunOptions& options);
-
-// The built-in harness of a language: "python", "node", "cxx", "command".
-std::string_view defaultRunner(Language language);
 
 // The fingerprint of everything that decides a run's outcome: texts of the files it stages,
 // the plan, the settings that reach the sandbox and the resolved toolchain. Equal keys mean an

@@ -1,4 +1,4 @@
-// Internal to the runners (Runner.cpp, CxxRunner.cpp): one sandboxed step and the pieces every
+// Internal to the runners (Runner.cpp, CxxRunner.cpp, the adapters): one sandboxed step and the pieces every
 // language shares. Not part of the engine's API.
 #pragma once
 
@@ -31,6 +31,8 @@ inline constexpr double kCompileSeconds = 60;
 
 // The whole run's limit: RunOptions::timeoutSeconds, else the configured seconds.
 double timeLimit(const RunOptions& options);
+// A duration as the notes say it: "4.0 s", "31 s".
+std::string secondsText(double seconds);
 // The limit of one program whose progress is not visible live (a C++ test binary): with the
 // hang watchdog on, it is one test of the run: max(3 × the hang bound, 3 × its last run),
 // within the whole run's limit; else the whole run's limit.

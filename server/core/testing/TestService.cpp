@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "core/testing/adapters/Adapter.h"
+#include "core/testing/adapters/TestJob.h"
 #include "support/Log.h"
 
 namespace greenlight::core::testing {
@@ -168,8 +168,9 @@ DiscoveryRequest discoveryFor(const RunRequest& request, const std::string& path
 void TestService::prepare(RunRequest request) {
   if (options_.executor) return;
   std::string error;
-  auto plan = discoverTests(discoveryFor(request, normalisedPath(request.path), options_.toolEnvironment), &error);
-  if (!plan || plan->empty()) return;
+  auto planned = planTests(discoveryFor(request, normalisedPath(request.path), options_.toolEnvironment), &error);
+  if (!planned || planned->plan.empty()) return;
+  const TestPlan* plan = &planned->plan;
   RunOptions ro;
   ro.config = request.config;
   ro.overlay = request.overlay;
@@ -179,7 +180,7 @@ void TestService::prepare(RunRequest request) {
   ro.toolEnvironment = options_.toolEnvironment;
   ro.warm = request.config.sandbox.warmInterpreters;
   ro.prepareOnly = true;
-  runPlan(*plan, ro);
+  runTests(*planned, ro);
 }
 
 double TestService::fittedTimeLimit(const RunRequest& request, const TestPlan& plan) const {
@@ -213,19 +214,15 @@ RunOutcome TestService::execute(Job& job) {
   std::string error;
   // A file discovery refuses still says what it is (an unknown extension: "command").
   outcome.result.language = languageForPath(job.key).value_or(Language::Command);
-  auto plan = discoverTests(discoveryFor(req, job.key, options_.toolEnvironment), &error);
-  if (!plan) {
+  auto planned = planTests(discoveryFor(req, job.key, options_.toolEnvironment), &error);
+  if (!planned) {
     outcome.result.error = error;
     return outcome;
   }
-  if (!req.selectTests.empty()) {
-    // The runner narrows its own way (pytest node ids, unittest -k).
-    if (const RunnerAdapter* adapter = adapterNamed(plan->runner.empty() ? defaultRunner(plan->language) : plan->runner))
-      adapter->select(*plan, req.selectTests);
-    else
-      plan->selected = req.selectTests;
-  }
-  outcome.plan = plan;
+  // The runner narrows its own way (pytest node ids, unittest -k).
+  if (!req.selectTests.empty()) selectTests(*planned, req.selectTests);
+  const TestPlan* plan = &planned->plan;
+  outcome.plan = *plan;
   outcome.result.language = plan->language;
   outcome.result.files.push_back(plan->sourceFile);
   for (const auto& t : plan->testFiles) outcome.result.files.push_back(t);
@@ -261,7 +258,7 @@ RunOutcome TestService::execute(Job& job) {
       return outcome;
     }
   }
-  outcome.result = runPlan(*plan, ro);
+  outcome.result = runTests(*planned, ro);
   if (token.isCancelled()) outcome.result.cancelled = true;
   // A run stopped by a limit says nothing of how long the suite takes (and must not widen it).
   const bool stopped = outcome.result.verdict && (outcome.result.verdict->status == sandbox::Status::Timeout ||

@@ -12,6 +12,7 @@
 
 #include "core/testing/Coverage.h"
 #include "core/testing/Discovery.h"
+#include "core/testing/adapters/TestJob.h"
 #include "lsp/Server.h"
 #include "lsp/features/Features.h"
 #include "lsp/features/RunTestsSourceFor.h"

@@ -15,6 +15,7 @@
 
 #include "core/testing/Discovery.h"
 #include "core/testing/TestIds.h"
+#include "core/testing/adapters/TestJob.h"
 #include "lsp/Server.h"
 #include "lsp/features/Features.h"
 #include "lsp/features/RunTestsSourceFor.h"

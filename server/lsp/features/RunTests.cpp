@@ -49,6 +49,7 @@
 #include "core/testing/Discovery.h"
 #include "core/testing/TestIds.h"
 #include "core/testing/TestService.h"
+#include "core/testing/adapters/TestJob.h"
 #include "lsp/Server.h"
 #include "lsp/features/RunTestsDiagnostics.h"
 #include "lsp/features/RunTestsSourceFor.h"

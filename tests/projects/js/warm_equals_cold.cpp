@@ -28,7 +28,8 @@
 
 #include "core/testing/Discovery.h"
 #include "core/testing/TestService.h"
-#include "core/testing/adapters/JsProject.h"
+#include "core/testing/JsProject.h"
+#include "core/testing/adapters/JsRunner.h"
 #include "sandbox/Sandbox.h"
 
 namespace t = greenlight::core::testing;

@@ -1,6 +1,7 @@
 // Runner adapters (DESIGN.md "Runners are adapters"): each way of running a project's tests is
-// one adapter behind this interface, in the spirit of neotest's adapters. Discovery, the LSP,
-// the refine loop and the editors see only the interface.
+// one adapter behind this interface, in the spirit of neotest's adapters. The LSP, the refine
+// loop and TestService see only TestJob.h; Discovery.h and Runner.h are the adapters' tools and
+// know no adapter.
 //
 //   discover  does this project use me for the file, and can its toolchain run me (detect); the
 //             tests near the file, with stable ids and ranges, narrowed to a function (a TestPlan)
@@ -9,8 +10,8 @@
 //
 // Adapters are asked in order of preference (adapters()): the project's own runner first
 // (pytest, unittest; jest, vitest, mocha; CMake/CTest), greenlight's built-in harnesses last.
-// The first adapter that returns a plan owns the file; TestPlan::runner names it, and
-// runPlan() hands the plan back to it.
+// The first adapter that returns a plan owns the file (TestJob.h planTests); TestPlan::runner
+// names it, and runTests() hands the plan back to it.
 //
 // Thread-safety: adapters are stateless singletons (caches they keep are internally locked);
 // discover() and run() may be called from any thread, concurrently.
@@ -26,15 +27,6 @@
 #include "core/testing/Staging.h"
 
 namespace greenlight::core::testing {
-
-// What every adapter's discover() starts from: the request, resolved once.
-struct DiscoveryContext {
-  const DiscoveryRequest& request;
-  std::string source;         // absolute, normalised
-  std::string workspaceRoot;  // absolute, normalised, no trailing '/'
-  Language language = Language::Python;
-  std::string text;           // the source's text (overlay first)
-};
 
 class RunnerAdapter {
  public:
@@ -63,13 +55,5 @@ class RunnerAdapter {
 const std::vector<const RunnerAdapter*>& adapters();
 // The adapter a plan names; nullptr for an unknown name.
 const RunnerAdapter* adapterNamed(std::string_view name);
-
-// The built-in discovery (test_m.py beside m.py, m.test.js, m_test.cpp; the tests in the file;
-// docstring examples; narrowing to a function): what the built-in harnesses run, and a start
-// for the project runners' own discovery.
-TestPlan builtinDiscovery(const DiscoveryContext& ctx);
-// Narrows `plan` to the function at the request's line (or named): plan.selected and
-// plan.doctestFunctions; the texts of the plan's test files are read through the overlay.
-void narrowToFunction(TestPlan& plan, const DiscoveryContext& ctx);
 
 }  // namespace greenlight::core::testing

@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/testing/adapters/JsProject.h"
+#include "core/testing/adapters/JsRunner.h"
 #include "core/testing/harness/Harnesses.h"
 
 namespace greenlight::core::testing {

@@ -13,7 +13,7 @@
 // cwd = the directory of the package.json (JsProject.h); discovery and the run: JsRunnerAdapter.
 #include <filesystem>
 
-#include "core/testing/adapters/JsProject.h"
+#include "core/testing/adapters/JsRunner.h"
 #include "core/testing/harness/Harnesses.h"
 
 namespace greenlight::core::testing {

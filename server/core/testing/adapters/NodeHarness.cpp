@@ -6,7 +6,7 @@
 
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
-#include "core/testing/adapters/JsProject.h"
+#include "core/testing/adapters/JsRunner.h"
 #include "core/testing/harness/Harnesses.h"
 #include "support/Regex.h"
 

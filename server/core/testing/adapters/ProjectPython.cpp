@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "core/testing/PythonEnvs.h"
-#include "core/testing/adapters/PythonProject.h"
+#include "core/testing/adapters/PythonRun.h"
 
 namespace greenlight::core::testing {
 namespace fs = std::filesystem;

@@ -11,7 +11,7 @@
 #include "core/testing/adapters/Adapter.h"
 #include "core/testing/adapters/PlainRerun.h"
 #include "core/testing/adapters/ProjectPython.h"
-#include "core/testing/adapters/PythonProject.h"
+#include "core/testing/PythonProject.h"
 #include "core/testing/harness/Harnesses.h"
 
 namespace greenlight::core::testing {

@@ -14,7 +14,7 @@
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
 #include "core/testing/adapters/PlainRerun.h"
-#include "core/testing/adapters/PythonProject.h"
+#include "core/testing/adapters/PythonRun.h"
 #include "core/testing/harness/Harnesses.h"
 
 namespace greenlight::core::testing {

@@ -18,7 +18,7 @@
 // vite_sandbox.mjs sends to /tmp (the project is read-only in the sandbox); it also keeps
 // vitest 1 and 2 from listening on vite's HMR port (no network in the sandbox).
 // cwd = the directory of the package.json (JsProject.h); discovery and the run: JsRunnerAdapter.
-#include "core/testing/adapters/JsProject.h"
+#include "core/testing/adapters/JsRunner.h"
 #include "core/testing/harness/Harnesses.h"
 
 namespace greenlight::core::testing {

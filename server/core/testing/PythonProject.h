@@ -1,9 +1,9 @@
 // What a Python project's layout and configuration say about how its tests run, read from files
 // (no process): which runner it uses, pytest's rootdir and options, the module name a file is
-// imported under. (Which test files load a module: PyResolve.h.) Plus one process, cached: whether the
-// project's interpreter can import a module (pytest), asked in the sandbox.
+// imported under. (Which test files load a module: PyResolve.h. What a run of the project's
+// runner starts from: adapters/PythonRun.h.)
 //
-// Thread-safety: pure functions, except interpreterImports(), whose cache is locked.
+// Thread-safety: pure functions.
 #pragma once
 
 #include <optional>
@@ -12,8 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/testing/RunnerSteps.h"
-#include "core/testing/adapters/Adapter.h"
 
 namespace greenlight::core::testing {
 
@@ -52,24 +50,5 @@ bool definesTestFunctions(const std::string& text);
 // sandbox binds the project from root's side before it drops to that uid, and private parents
 // are empty stand-ins inside (sandbox/PrivateParents.cpp).
 std::string sandboxUserCannotRead(const std::string& dir);
-
-// Whether `tool` (the project's interpreter) can import `module`, asked once per interpreter
-// and workspace in the sandbox (a few tens of ms), then cached for the process.
-bool interpreterImports(const Tool& tool, const std::string& module, const std::string& workspaceRoot,
-                        const Config& config);
-
-// What a project's Python runner (pytest, unittest) starts from: the project's files in place with
-// the overlay copies bound over them (`stableOverlay` for a warm spare), the project's
-// interpreter, greenlight's harness files and config.json in /work/.gl, and a policy whose
-// workdir is the runner's root with the harness on PYTHONPATH. Its argv is left to the caller.
-struct PythonRunSetup {
-  sandbox::Policy policy;
-  std::string python;  // the interpreter as the argv names it
-};
-// nullopt, with result.error saying why, when the root cannot be read by the sandbox's user, the
-// staging fails or there is no interpreter.
-std::optional<PythonRunSetup> preparePythonRun(const TestPlan& plan, const RunOptions& options, Staging& staging,
-                                               const std::vector<std::pair<std::string, std::string_view>>& harnessFiles,
-                                               const nlohmann::json& config, bool stableOverlay, RunResult& result);
 
 }  // namespace greenlight::core::testing

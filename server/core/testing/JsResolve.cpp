@@ -1,4 +1,4 @@
-#include "core/testing/adapters/JsResolve.h"
+#include "core/testing/JsResolve.h"
 
 #include <sys/stat.h>
 
@@ -12,7 +12,7 @@
 
 #include "core/testing/ContentHash.h"
 #include "core/testing/Discovery.h"
-#include "core/testing/adapters/JsLexer.h"
+#include "core/testing/JsLexer.h"
 #include "support/Regex.h"
 
 namespace greenlight::core::testing {

@@ -1,4 +1,4 @@
-#include "core/testing/adapters/JsLexer.h"
+#include "core/testing/JsLexer.h"
 
 #include <cctype>
 #include <set>
