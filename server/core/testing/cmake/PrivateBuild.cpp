@@ -258,22 +258,12 @@ bool PrivateBuild::configure(const ProjectDir& project, const RunOptions& option
   // user's build fetched since, a toolchain changed all call for a new configure.
   const bool offline = !options.config.sandbox.network;
   const UserConfiguration user = userConfiguration(project, findUserBuild(sourceDir_), offline);
+  useReadOnlyDirs(user.readOnly);
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    // Each directory once, none inside another bound one (a second bind of a path fails).
-    const auto inside = [](const std::string& d, const std::string& dir) {
-      return d == dir || (d.size() > dir.size() && d.compare(0, dir.size() + 1, dir + "/") == 0);
-    };
-    std::vector<std::string> dirs = user.readOnly;
-    std::sort(dirs.begin(), dirs.end());
     project_ = project;
     user_ = user;
     offline_ = offline;
-    readOnly_.clear();
-    for (const auto& d : dirs)
-      if (!inside(d, projectBind_) && !inside(d, root_) && !inside(projectBind_, d) &&
-          (readOnly_.empty() || !inside(d, readOnly_.back())))
-        readOnly_.push_back(d);
   }
   const bool ninja = sandboxHasProgram("ninja");
   if (!ninja && !sandboxHasProgram("make")) {
@@ -615,6 +605,26 @@ PrivateBuild::BuildResult PrivateBuild::build(const std::vector<std::string>& ta
     if (offline_ && project_ && user_) r.networkNote = networkDiagnosis(*project_, *user_, r.output, out.verdict.syscall, true);
   }
   return r;
+}
+
+void PrivateBuild::useReadOnlyDirs(std::vector<std::string> dirs) {
+  // Each directory once, none inside another bound one (a second bind of a path fails), none
+  // holding the project or this build (their binds would be hidden under a read-only one).
+  const auto inside = [](const std::string& d, const std::string& dir) {
+    return d == dir || (d.size() > dir.size() && d.compare(0, dir.size() + 1, dir + "/") == 0);
+  };
+  // Shortest first: a directory is kept before any inside it.
+  std::sort(dirs.begin(), dirs.end(), [](const std::string& a, const std::string& b) {
+    return a.size() < b.size() || (a.size() == b.size() && a < b);
+  });
+  std::vector<std::string> kept;
+  for (const auto& d : dirs) {
+    if (inside(d, projectBind_) || inside(d, root_) || inside(projectBind_, d) || inside(root_, d)) continue;
+    if (std::none_of(kept.begin(), kept.end(), [&](const std::string& k) { return inside(d, k); })) kept.push_back(d);
+  }
+  std::sort(kept.begin(), kept.end());
+  std::lock_guard<std::mutex> lock(mutex_);
+  readOnly_ = std::move(kept);
 }
 
 std::vector<std::string> PrivateBuild::readOnlyDirs() const {

@@ -118,9 +118,13 @@ class PrivateBuild {
   // A sandboxed step on this build: the source tree read-only (the directory above it that holds
   // .git when there is one), build/ and ccache/ writable, the overlay binds, workdir build/.
   sandbox::Policy stepPolicy(const RunOptions& options, double seconds, const std::vector<OverlayBind>& binds) const;
-  // Host directories outside the project the user's configuration reads (fetched sources, a
-  // toolchain's root, a package prefix): bound read-only into every step and test run.
+  // Host directories outside the project the build reads (the user's configuration's fetched
+  // sources, a toolchain's root, a package prefix; a compile_commands.json's directories, such as
+  // Bazel's output base): bound read-only into every step and test run.
   std::vector<std::string> readOnlyDirs() const;
+  // Makes `dirs` those directories, less the ones inside another, inside the project or this
+  // build, or holding either. configure() sets them from the user's configuration.
+  void useReadOnlyDirs(std::vector<std::string> dirs);
   // The directory bound read-only as the project.
   const std::string& projectBind() const { return projectBind_; }
 
@@ -136,7 +140,7 @@ class PrivateBuild {
   std::string testsKey_;
   std::shared_ptr<const std::vector<CtestTest>> tests_;
   std::map<std::string, double> buildSeconds_;
-  std::vector<std::string> readOnly_;  // host directories the user's configuration reads (UserConfig.h)
+  std::vector<std::string> readOnly_;  // host directories the build reads outside the project
   // What the last configure took from the user (for a build that then needed the network).
   std::optional<ProjectDir> project_;
   std::optional<UserConfiguration> user_;
