@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/testing/cmake/PrivateBuild.h"
 #include "core/testing/native/CompileDb.h"
 #include "core/testing/native/Meson.h"
 
@@ -107,6 +108,121 @@ TEST_CASE("compile_commands.json of a CMake or Meson build belongs to their adap
   write(t.path / "t_test.cpp", "#include <gtest/gtest.h>\nTEST(A, B) {}\n");
   write(t.path / ".git/HEAD", "ref: refs/heads/main\n");
   CHECK_FALSE(findCompileDb((t.path / "t_test.cpp").string()));
+}
+
+namespace {
+
+// A Bazel workspace (ws/) and its output base (ob/, outside it) as `bazel build` and an extractor
+// leave them: the execroot links the workspace's src/ and test/, its external/dep the output
+// base's fetched repository; the workspace links bazel-out, bazel-ws and (hedron's) external.
+struct BazelLayout {
+  fs::path ws, ob, execroot;
+  explicit BazelLayout(const fs::path& dir) : ws(dir / "ws"), ob(dir / "ob"), execroot(dir / "ob/execroot/_main") {
+    write(ws / "src/x.h", "inline int one() { return 1; }\n");
+    write(ws / "test/x_test.cc",
+          "#include <doctest/doctest.h>\n#include \"dep.h\"\n#include \"src/x.h\"\n#include \"src/gen.h\"\n"
+          "TEST_CASE(\"one\") { CHECK(one() == 1); }\n");
+    write(ws / ".git/HEAD", "ref: refs/heads/main\n");
+    write(ob / "external/dep/include/dep.h", "inline int two() { return 2; }\n");
+    write(execroot / "bazel-out/k8-fastbuild/bin/src/gen.h", "#define GEN 1\n");
+    fs::create_directories(execroot / "external");
+    fs::create_directory_symlink(ws / "src", execroot / "src");
+    fs::create_directory_symlink(ws / "test", execroot / "test");
+    fs::create_directory_symlink(ob / "external/dep", execroot / "external/dep");
+    fs::create_directory_symlink(execroot / "bazel-out", ws / "bazel-out");
+    fs::create_directory_symlink(execroot, ws / "bazel-ws");
+    fs::create_directory_symlink("bazel-ws/external", ws / "external");
+  }
+  // compile_commands.json with its one entry run in `directory`, everything relative to it.
+  void database(const fs::path& directory) const {
+    write(ws / "compile_commands.json",
+          R"([{"directory": ")" + directory.string() + R"(", "file": "test/x_test.cc", "arguments": ["/usr/bin/g++", "-iquote", ".",
+              "-iquote", "bazel-out/k8-fastbuild/bin", "-isystem", "external/dep/include", "-c", "test/x_test.cc",
+              "-o", "bazel-out/k8-fastbuild/bin/test/_objs/x_test/x_test.pic.o"]}])");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("compile_commands.json of Bazel, run in the execroot: the workspace's files, the output base bound") {
+  TempDir t;
+  BazelLayout b(t.path);
+  b.database(b.execroot);
+  auto db = findCompileDb((b.ws / "test/x_test.cc").string());
+  REQUIRE(db);
+  CHECK(db->root == b.ws.string());
+  // The entry of execroot/_main/test/x_test.cc is the file the user opens in the workspace.
+  REQUIRE(db->entries.size() == 1);
+  CHECK(db->entries[0].file == (b.ws / "test/x_test.cc").string());
+  CHECK(testSources(*db) == std::vector<std::string>{(b.ws / "test/x_test.cc").string()});
+  // The execroot, the external repository and the generated headers: one output base.
+  CHECK(outsideDirs(*db, b.ws.string()) == std::vector<std::string>{b.ob.string()});
+  std::string ninja, error;
+  auto programs = compileDbPrograms(*db, (t.path / "private").string(), &ninja, &error);
+  REQUIRE(programs.size() == 1);
+  CHECK(programs[0].sources == std::vector<std::string>{(b.ws / "test/x_test.cc").string()});
+  // The file compiled at its own path, in the entry's directory, its include directories there.
+  CHECK(ninja.find("-c " + (b.ws / "test/x_test.cc").string()) != std::string::npos);
+  CHECK(ninja.find("dir = " + b.execroot.string()) != std::string::npos);
+  CHECK(ninja.find("-isystem " + (b.execroot / "external/dep/include").string()) != std::string::npos);
+  // The compiler names the project's header through the execroot: it is the workspace's.
+  cmake::DepsIndex deps;
+  deps.objects["x.o"] = {(b.ws / "test/x_test.cc").string(), (b.execroot / "src/x.h").string(),
+                         (b.execroot / "external/dep/include/dep.h").string(), (b.execroot / "bazel-out/k8-fastbuild/bin/src/gen.h").string()};
+  CHECK(headersOf(programs[0], deps, b.ws.string(), (t.path / "private").string()) ==
+        std::vector<std::string>{(b.ws / "src/x.h").string(), (b.ws / "test/x_test.cc").string()});
+}
+
+TEST_CASE("compile_commands.json of Bazel, run in the workspace (hedron): what its links reach is not the project's") {
+  TempDir t;
+  BazelLayout b(t.path);
+  b.database(b.ws);
+  auto db = findCompileDb((b.ws / "test/x_test.cc").string());
+  REQUIRE(db);
+  CHECK(db->entries[0].file == (b.ws / "test/x_test.cc").string());
+  // external -> bazel-ws/external -> the execroot's, whose dep -> the output base's: one bind.
+  CHECK(outsideDirs(*db, b.ws.string()) == std::vector<std::string>{b.ob.string()});
+  std::string ninja, error;
+  auto programs = compileDbPrograms(*db, (t.path / "private").string(), &ninja, &error);
+  REQUIRE(programs.size() == 1);
+  cmake::DepsIndex deps;
+  deps.objects["x.o"] = {(b.ws / "test/x_test.cc").string(), (b.ws / "src/x.h").string(), (b.ws / "external/dep/include/dep.h").string(),
+                         (b.ws / "bazel-out/k8-fastbuild/bin/src/gen.h").string()};
+  CHECK(headersOf(programs[0], deps, b.ws.string(), (t.path / "private").string()) ==
+        std::vector<std::string>{(b.ws / "src/x.h").string(), (b.ws / "test/x_test.cc").string()});
+}
+
+TEST_CASE("compile_commands.json: the directories outside the project, never the system's, $HOME or a parent") {
+  TempDir t;
+  const fs::path ws = t.path / "ws";
+  write(ws / "tests/a_test.cpp", "TEST_CASE(\"a\") {}\n");
+  write(ws / ".git/HEAD", "ref: refs/heads/main\n");
+  write(t.path / "vendor/include/v.h", "\n");
+  write(t.path / "vendor/include/sub/w.h", "\n");
+  fs::create_directory_symlink(t.path / "vendor/include", ws / "third_party");
+  write(ws / "compile_commands.json",
+        R"([{"directory": ")" + ws.string() + R"(", "file": "tests/a_test.cpp", "arguments": ["g++", "-I)" + (t.path / "vendor/include").string() +
+            R"(", "-idirafter", ")" + (t.path / "vendor/include/sub").string() + R"(", "-Ithird_party", "-I..", "-isystem", "/usr/include/x86_64-linux-gnu",
+            "-iquote", ")" + (t.path / "missing").string() + R"(", "-I/", "-I)" + std::string(std::getenv("HOME") ? std::getenv("HOME") : "/root") +
+            R"(", "-c", "tests/a_test.cpp"]}])");
+  auto db = findCompileDb((ws / "tests/a_test.cpp").string());
+  REQUIRE(db);
+  CHECK(outsideDirs(*db, ws.string()) == std::vector<std::string>{(t.path / "vendor/include").string()});
+}
+
+TEST_CASE("followLinks: each link a path passes through, in turn") {
+  const std::vector<PathLink> links = {{"/ws/bazel-ws", "/ob/execroot/_main"}, {"/ob/execroot/_main/src", "/ws/src"}};
+  CHECK(followLinks(links, "/ws/bazel-ws/src/x.h") == "/ws/src/x.h");
+  CHECK(followLinks(links, "/ws/bazel-ws/external/d.h") == "/ob/execroot/_main/external/d.h");
+  CHECK(followLinks(links, "/ws/bazel-wsx/a.h") == "/ws/bazel-wsx/a.h");
+  CHECK(followLinks(links, "/ob/execroot/_main/src") == "/ws/src");
+  CHECK(followLinks({{"/a", "/b"}, {"/b", "/a"}}, "/a/x") == "/a/x");  // a loop ends
+}
+
+TEST_CASE("the private build binds each outside directory once, never one holding the project or the build") {
+  cmake::PrivateBuild build("/nonexistent/ws", "/nonexistent/cache/ws-1");
+  build.useReadOnlyDirs({"/ob/external", "/ob", "/ob-2", "/ob-2/x", "/nonexistent", "/nonexistent/ws/sub", "/nonexistent/cache", "/ob"});
+  CHECK(build.readOnlyDirs() == std::vector<std::string>{"/ob", "/ob-2"});
 }
 
 TEST_CASE("meson: the tests declared should_fail") {

@@ -156,7 +156,8 @@ RunResult buildAndRun(const TestPlan& plan, const RunOptions& options, Staging& 
     result.verdict = built.verdict;
     return result;
   }
-  if (built.verdict.status != sandbox::Status::Ok) return native::buildFailed(plan, options, built, std::move(result));
+  if (built.verdict.status != sandbox::Status::Ok)
+    return native::buildFailed(plan, options, built, std::move(result), chosen.front()->links);
   native::runPrograms(plan, options, staging, build, binds, chosen, result);
   return result;
 }
@@ -253,6 +254,10 @@ class CompileDbAdapter final : public RunnerAdapter {
       fs::create_directories(build.root() + sub, ec);
       if (std::string(sub) != "/overlay") giveToSandbox(build.root() + sub);
     }
+    // The directories outside the project its compiles read (Bazel's output base: the execroot
+    // the entries run in, external repositories, generated headers): bound read-only at their
+    // own paths into the build and the runs, where the project's links lead.
+    build.useReadOnlyDirs(native::outsideDirs(db, build.projectBind()));
     std::string ninja;
     auto programs = native::compileDbPrograms(db, build.buildDir(), &ninja, error);
     giveToSandbox(build.buildDir() + "/obj");

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -11,12 +12,23 @@
 #include "core/testing/ContentHash.h"
 #include "core/testing/Discovery.h"
 #include "core/testing/native/Gcov.h"
+#include "support/Log.h"
 
 namespace greenlight::core::testing::native {
 namespace fs = std::filesystem;
 using cmake::Framework;
 
 namespace {
+
+// Bazel output bases hold every external repository and generated file; a project's builds read
+// few other directories outside it. Past this many, the rest are not bound (and logged).
+constexpr std::size_t kMaxOutsideDirs = 64;
+// What the sandbox shows of the host itself (sandbox/PlanBuilder.cpp kSystemDirs).
+constexpr const char* kSandboxSystemDirs[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+
+bool inside(const std::string& path, const std::string& dir) {
+  return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
+}
 
 bool isStop(const fs::path& dir) {
   std::error_code ec;
@@ -66,6 +78,95 @@ std::string absoluteIn(const std::string& dir, const std::string& p) {
   return (fs::path(dir) / p).lexically_normal().string();
 }
 
+// The links the entries name files through (CompileDb::links): the symlinked children of each
+// entry directory outside the project that lead into it, and of the project that lead out of it.
+std::vector<PathLink> linksOf(const std::string& root, const std::vector<cmake::CompileCommand>& entries) {
+  std::set<std::string> outside;
+  for (const auto& e : entries)
+    if (!e.directory.empty() && !inside(e.directory, root)) outside.insert(e.directory);
+  std::vector<PathLink> out;
+  const auto scan = [&](const std::string& dir, bool intoProject) {
+    std::error_code ec;
+    for (const auto& child : fs::directory_iterator(dir, ec)) {
+      std::error_code cec;
+      if (!child.is_symlink(cec)) continue;
+      const fs::path to = fs::canonical(child.path(), cec);
+      if (!cec && inside(to.string(), root) == intoProject) out.push_back({child.path().string(), to.string()});
+    }
+  };
+  scan(root, false);
+  // Bazel's entries share one execroot; a few directories bound the listing of other databases.
+  std::size_t listed = 0;
+  for (const auto& d : outside)
+    if (listed++ < 8) scan(d, true);
+  return out;
+}
+
+// The include directories an entry names (-I, -isystem, -iquote, -idirafter; joined or not),
+// absolute against its directory.
+std::vector<std::string> includeDirsNamed(const cmake::CompileCommand& e) {
+  std::vector<std::string> out;
+  const auto& a = e.arguments;
+  for (std::size_t i = 1; i < a.size(); ++i)
+    for (const std::string flag : {"-I", "-isystem", "-iquote", "-idirafter"}) {
+      if (a[i] == flag && i + 1 < a.size()) {
+        out.push_back(absoluteIn(e.directory, a[++i]));
+        break;
+      }
+      if (a[i].size() > flag.size() && a[i].compare(0, flag.size(), flag) == 0 && a[i] != "-I-") {
+        out.push_back(absoluteIn(e.directory, a[i].substr(flag.size())));
+        break;
+      }
+    }
+  return out;
+}
+
+// Resolves `path` a component at a time as the kernel does, calling `visit` with the real
+// directory holding each symlink it follows (the sandbox must show that link too). Returns the
+// real path; its tail need not exist.
+fs::path resolveVisiting(const fs::path& path, const std::function<void(const fs::path&)>& visit) {
+  std::vector<fs::path> rest;  // the components left, the next one last
+  const auto push = [&](const fs::path& p) {
+    const fs::path relative = p.relative_path();
+    const std::vector<fs::path> parts(relative.begin(), relative.end());
+    rest.insert(rest.end(), parts.rbegin(), parts.rend());
+  };
+  push(path);
+  fs::path at = "/";
+  for (int links = 0; !rest.empty();) {
+    const fs::path part = rest.back();
+    rest.pop_back();
+    if (part.empty() || part == ".") continue;
+    if (part == "..") {
+      at = at.parent_path();
+      continue;
+    }
+    std::error_code ec;
+    const fs::path next = at / part;
+    if (!fs::is_symlink(next, ec)) {
+      at = next;
+      continue;
+    }
+    const fs::path target = fs::read_symlink(next, ec);
+    if (ec || ++links > 40) return next;  // unreadable, or a loop (ELOOP)
+    visit(at);
+    if (target.is_absolute()) at = "/";
+    push(target);
+  }
+  return at;
+}
+
+// The directory to bind for `dir`: the Bazel output base it lies in (the nearest ancestor holding
+// execroot/, below $HOME and the directories holding the project), else `dir`.
+std::string bindFor(const fs::path& dir, const std::string& projectDir, const std::string& home) {
+  std::error_code ec;
+  for (fs::path a = dir; a != a.parent_path(); a = a.parent_path()) {
+    if (a == home || inside(projectDir, a.string())) break;
+    if (fs::is_directory(a / "execroot", ec)) return a.string();
+  }
+  return dir.string();
+}
+
 bool definesMain(const std::string& text) {
   return cmake::mainLine(text) > 0 || text.find("CATCH_CONFIG_MAIN") != std::string::npos ||
          text.find("DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN") != std::string::npos ||
@@ -98,7 +199,8 @@ std::string compilerOf(const cmake::CompileCommand& e) {
   return compiler;
 }
 
-std::vector<std::string> compileCommand(const cmake::CompileCommand& e, const std::string& file, const std::string& object) {
+std::vector<std::string> compileCommand(const cmake::CompileCommand& e, const std::vector<PathLink>& links, const std::string& file,
+                                        const std::string& object) {
   std::vector<std::string> out;
   const auto& a = e.arguments;
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -110,7 +212,7 @@ std::vector<std::string> compileCommand(const cmake::CompileCommand& e, const st
     if ((x.rfind("-o", 0) == 0 && x.size() > 2) || x == "-MD" || x == "-MMD" || x == "-MP" ||
         (x.rfind("-MF", 0) == 0 && x.size() > 3) || (x.rfind("-MT", 0) == 0 && x.size() > 3))
       continue;
-    if (i > 0 && absoluteIn(e.directory, x) == e.file) {
+    if (i > 0 && followLinks(links, absoluteIn(e.directory, x)) == e.file) {
       out.push_back(file);
       continue;
     }
@@ -154,10 +256,47 @@ std::optional<CompileDb> findCompileDb(const std::string& file) {
       db.path = (c / "compile_commands.json").string();
       db.entries = cmake::readCompileCommands(c.string());
       if (db.entries.empty()) continue;
+      db.links = linksOf(db.root, db.entries);
+      for (auto& e : db.entries) e.file = followLinks(db.links, e.file);
       return db;
     }
     if (isStop(dir) || dir == dir.parent_path()) return std::nullopt;
   }
+}
+
+std::vector<std::string> outsideDirs(const CompileDb& db, const std::string& projectDir) {
+  std::set<std::string> named;  // as the entries name them
+  for (const auto& e : db.entries) {
+    named.insert(e.directory);
+    named.insert(fs::path(e.file).parent_path().string());
+    for (auto& d : includeDirsNamed(e)) named.insert(std::move(d));
+  }
+  std::set<std::string> reached;  // real directories
+  for (const auto& n : named) {
+    if (n.empty() || n[0] != '/') continue;
+    reached.insert(resolveVisiting(n, [&](const fs::path& d) { reached.insert(d.string()); }).string());
+  }
+  const char* homeVar = std::getenv("HOME");
+  const std::string home = homeVar && *homeVar ? fs::path(homeVar).lexically_normal().string() : "";
+  std::set<std::string> binds;
+  for (const auto& d : reached) {
+    std::error_code ec;
+    const bool system = std::any_of(std::begin(kSandboxSystemDirs), std::end(kSandboxSystemDirs),
+                                    [&](const char* s) { return inside(d, s); });
+    if (d == "/" || system || inside(d, projectDir) || inside(projectDir, d) || (!home.empty() && inside(home, d)) ||
+        !fs::is_directory(d, ec))
+      continue;
+    binds.insert(bindFor(d, projectDir, home));
+  }
+  std::vector<std::string> out;
+  for (const auto& b : binds)
+    if (std::none_of(out.begin(), out.end(), [&](const std::string& o) { return inside(b, o); })) out.push_back(b);
+  if (out.size() > kMaxOutsideDirs) {
+    GL_LOG(Info, db.path << " reads " << out.size() << " directories outside the project; the sandbox shows the first "
+                         << kMaxOutsideDirs);
+    out.resize(kMaxOutsideDirs);
+  }
+  return out;
 }
 
 std::vector<std::string> testSources(const CompileDb& db) {
@@ -202,7 +341,7 @@ std::vector<Program> compileDbPrograms(const CompileDb& db, const std::string& b
     auto it = objectOf.find(file);
     if (it != objectOf.end()) return it->second;
     const std::string obj = buildDir + "/obj/" + fs::path(file).stem().string() + "-" + hex64(fnv1a(file)).substr(0, 10) + ".o";
-    auto cmd = compileCommand(e, file, obj);
+    auto cmd = compileCommand(e, db.links, file, obj);
     // Coverage (issue 35): part of the written build, so toggling it rebuilds once, not per run.
     if (coverage && !gcovForCommand(compilerOf(e)).empty()) cmd.insert(cmd.end(), {"--coverage", kCoverageExclude});
     if (ccache && fs::path(cmd.front()).filename() != "ccache") cmd.insert(cmd.begin(), "ccache");
@@ -235,6 +374,7 @@ std::vector<Program> compileDbPrograms(const CompileDb& db, const std::string& b
     p.framework = fw;
     p.linked = librarySources;
     p.perFile = true;
+    p.links = db.links;
     p.target = std::string(cmake::frameworkName(fw));
     p.binary = buildDir + "/bin/" + p.target + "-tests";
     p.buildTarget = p.binary;

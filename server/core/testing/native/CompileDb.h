@@ -15,6 +15,13 @@
 // and a depfile (so that ninja rebuilds only what an edit reaches, and its deps log says which
 // headers each TU reads); the entries' directories are read-only, as is the whole project.
 //
+// Bazel's extractors name files through its symlinks: an entry's directory is the execroot
+// (<output base>/execroot/_main, under ~/.cache/bazel), whose src/ links to the workspace's, or
+// the workspace, whose bazel-out/ and external/ link into the output base. The entries' files are
+// read through those links as the project's own paths (a test file opened as <workspace>/src/x.cc
+// is the entry of execroot/_main/src/x.cc), and the directories outside the project the compiles
+// read (outsideDirs) are bound read-only at their real paths into the sandboxed build and runs.
+//
 // Thread-safety: pure functions (they read files); writeNinja needs the PrivateBuild's Lock.
 #pragma once
 
@@ -30,7 +37,10 @@ namespace greenlight::core::testing::native {
 struct CompileDb {
   std::string root;    // the project directory (the database's directory, or the one above build/)
   std::string path;    // compile_commands.json
-  std::vector<cmake::CompileCommand> entries;
+  std::vector<cmake::CompileCommand> entries;  // files followed through `links`
+  // The children of an entry's directory outside the project that link into it (Bazel's
+  // execroot/_main/src), and the project's children that link out of it (bazel-out, external).
+  std::vector<PathLink> links;
 };
 
 // The database of the project `file` belongs to: compile_commands.json in a directory above the
@@ -43,6 +53,15 @@ std::optional<CompileDb> findCompileDb(const std::string& file);
 // go. `ninja` receives the build.ninja text that builds them.
 std::vector<Program> compileDbPrograms(const CompileDb& db, const std::string& buildDir, std::string* ninja,
                                        std::string* error);
+
+// The host directories outside `projectDir` that the entries' compiles read: each entry's
+// directory, the real places its include directories (-I, -isystem, -iquote, -idirafter) and its
+// file's directory resolve to, and the real directory holding every symlink followed on the way
+// there. A directory in a Bazel output base (the nearest ancestor holding execroot/) stands for
+// the output base. Never "/", $HOME or a directory holding it or the project, nor the system
+// directories the sandbox shows itself (/usr, /lib...); missing directories are left out. Sorted,
+// none inside another.
+std::vector<std::string> outsideDirs(const CompileDb& db, const std::string& projectDir);
 
 // The test sources of the database (entries declaring test cases).
 std::vector<std::string> testSources(const CompileDb& db);

@@ -77,6 +77,18 @@ std::string resolveSource(const std::string& file, const std::vector<std::string
 
 }  // namespace
 
+std::string followLinks(const std::vector<PathLink>& links, const std::string& path) {
+  // Again from the target: the workspace's bazel-<name> leads into the execroot, whose src/
+  // leads back. A few rounds: links may form a loop.
+  std::string out = path;
+  for (int round = 0; round < 4; ++round) {
+    const auto l = std::find_if(links.begin(), links.end(), [&](const PathLink& k) { return out == k.from || under(out, k.from); });
+    if (l == links.end()) break;
+    out = l->to + out.substr(l->from.size());
+  }
+  return out;
+}
+
 Framework frameworkOfSources(const std::vector<std::string>& sources) {
   for (const auto& s : sources) {
     auto text = readFile(s);
@@ -94,17 +106,19 @@ Framework frameworkOfSources(const std::vector<std::string>& sources) {
 std::vector<std::string> headersOf(const Program& program, const cmake::DepsIndex& deps, const std::string& root,
                                    const std::string& buildRoot) {
   std::set<std::string> out;
+  const auto keep = [&](const std::string& named) {
+    const std::string f = followLinks(program.links, named);
+    if (under(f, root) && !under(f, buildRoot)) out.insert(f);
+  };
   bool known = false;
   for (const auto& [object, inputs] : deps.objects) {
     if (inputs.empty() || std::find(program.sources.begin(), program.sources.end(), inputs.front()) == program.sources.end()) continue;
     known = true;
-    for (const auto& f : inputs)
-      if (under(f, root) && !under(f, buildRoot)) out.insert(f);
+    for (const auto& f : inputs) keep(f);
   }
   if (!known)
     for (const auto& s : program.sources)
-      for (const auto& f : cmake::scanIncludes(s, program.includeDirs, 400))
-        if (under(f, root) && !under(f, buildRoot)) out.insert(f);
+      for (const auto& f : cmake::scanIncludes(s, program.includeDirs, 400)) keep(f);
   return {out.begin(), out.end()};
 }
 
@@ -126,10 +140,13 @@ cmake::PrivateBuild::BuildResult ninjaBuild(cmake::PrivateBuild& build, const st
 }
 
 RunResult buildFailed(const TestPlan& plan, const RunOptions& options, const cmake::PrivateBuild::BuildResult& built,
-                      RunResult result) {
+                      RunResult result, const std::vector<PathLink>& links) {
   result.verdict = built.verdict;
   result.stderrText = capText(built.output, 16384);
-  for (auto m : parseCompilerOutput(built.output)) result.compilerMessages.push_back(std::move(m));
+  for (auto m : parseCompilerOutput(built.output)) {
+    m.file = followLinks(links, m.file);
+    result.compilerMessages.push_back(std::move(m));
+  }
   TestResult t;
   t.name = "build";
   t.file = plan.sourceIsTestFile || plan.testFiles.empty() ? plan.sourceFile : plan.testFiles.front();
@@ -273,8 +290,8 @@ void runPrograms(const TestPlan& plan, const RunOptions& options, Staging& stagi
     bool any = false;
     for (auto& c : cases) {
       // A file name as the compiler saw it (relative to its directory: "../tests/x.cpp"): the source.
-      c.result.file = resolveSource(c.result.file, prog->sources, plan.rootDir);
-      for (auto& f : c.result.frames) f.file = resolveSource(f.file, prog->sources, plan.rootDir);
+      c.result.file = followLinks(prog->links, resolveSource(c.result.file, prog->sources, plan.rootDir));
+      for (auto& f : c.result.frames) f.file = followLinks(prog->links, resolveSource(f.file, prog->sources, plan.rootDir));
       // doctest and Boost.Test list what a filter left out as skipped.
       if ((prog->framework == Framework::Doctest || prog->framework == Framework::BoostTest) && !ask.empty() &&
           c.outcome == "skipped") {

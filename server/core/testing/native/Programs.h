@@ -25,6 +25,17 @@
 
 namespace greenlight::core::testing::native {
 
+// A symlink whose paths the compiler names as they are written, though the file lives at `to`:
+// Bazel's execroot/_main/src -> <workspace>/src (a project header read as
+// <output base>/execroot/_main/src/x.h), or the workspace's bazel-out -> <output base>/... (a
+// generated header that is not the project's, though its path is under the workspace).
+struct PathLink {
+  std::string from;  // the symlink, absolute
+  std::string to;    // where it leads, canonical
+};
+// `path` with each link it passes through replaced by its target (`path` when none).
+std::string followLinks(const std::vector<PathLink>& links, const std::string& path);
+
 struct Program {
   std::string target;                // the first part of the ids ("<target>::<test>")
   std::string binary;                // absolute
@@ -38,6 +49,9 @@ struct Program {
   std::vector<std::string> sources;  // the test sources compiled into it
   std::vector<std::string> linked;   // other project sources linked into it (a library's)
   std::vector<std::string> includeDirs;  // for the #include scan before a build
+  // The links its compiles name files through (compile_commands.json of Bazel): the headers the
+  // deps and the #include scan list are followed through them to the project's own paths.
+  std::vector<PathLink> links;
   // The program is greenlight's own link of every test file of a framework (compile_commands.json):
   // a run for a header keeps the cases of the test files that include it, not the program's all.
   bool perFile = false;
@@ -60,9 +74,10 @@ std::vector<std::string> headersOf(const Program& program, const cmake::DepsInde
 cmake::PrivateBuild::BuildResult ninjaBuild(cmake::PrivateBuild& build, const std::vector<std::string>& targets,
                                             const std::vector<cmake::OverlayBind>& binds, const RunOptions& options,
                                             double seconds);
-// A build that failed as one error result with the compiler's first error.
+// A build that failed as one error result with the compiler's first error (its file followed
+// through `links`: the project's path of a header the compiler read through Bazel's execroot).
 RunResult buildFailed(const TestPlan& plan, const RunOptions& options, const cmake::PrivateBuild::BuildResult& built,
-                      RunResult result);
+                      RunResult result, const std::vector<PathLink>& links = {});
 
 // Runs the programs the plan names with the plan's selection; results appended to `result`.
 void runPrograms(const TestPlan& plan, const RunOptions& options, Staging& staging, const cmake::PrivateBuild& build,
