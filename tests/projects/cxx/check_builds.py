@@ -22,9 +22,22 @@ PROJECT is one of:
   meson-gtest         Meson + GoogleTest (dependency('gtest', main: true)) + plain test()s with
                       args, env, workdir and should_fail, as `meson test` runs them.
   make-doctest        a Makefile project; compile_commands.json from `bear -- make`.
+  bazel-execroot      a Bazel workspace (bazel-workspace/) as `bazel build` and a compile-commands
+                      extractor leave it, laid out by this script (no Bazel here; absolute links
+                      cannot be committed): in a temp dir, the workspace with its bazel-out,
+                      bazel-bin, bazel-testlogs, bazel-mathx and (hedron's) external links, and an
+                      output base outside it holding execroot/_main (links back to the workspace's
+                      src/ and test/), external/doctest (Debian's doctest.h, included as "doctest.h":
+                      only `-isystem external/doctest/doctest` answers it) and a generated
+                      bazel-out/k8-fastbuild/bin/src/version.h. Its compile_commands.json as
+                      Bazel's extractors write it: each entry's directory the execroot, files and
+                      include directories relative to it.
+  bazel-hedron        the same, its compile_commands.json as hedron's extractor writes it: each
+                      entry's directory the workspace, reaching the output base through the
+                      workspace's links.
 
-The truth: the project built by its own build (cmake, meson, make), each test program run once
-with its framework's report (GoogleTest JSON, Boost.Test XML log, doctest XML; meson's testlog.json
+The truth: the project built by its own build (cmake, meson, make; for Bazel, g++ running the
+database's own commands), each test program run once with its framework's report (GoogleTest JSON, Boost.Test XML log, doctest XML; meson's testlog.json
 for the plain tests). Then `greenlight run FILE --json` on the files of FILES must report exactly
 the tests near each with the framework's outcome; each bug of BUGS, written to disk, must fail
 exactly its tests with values and a diagnostic in the file it is in; `greenlight generate` on
@@ -112,6 +125,18 @@ PROJECTS = {
     },
 }
 
+BAZEL_FILES = {"src/mathx.h": ["file:test/mathx_test.cc"], "src/clamp.h": ["file:test/clamp_test.cc"],
+               "src/mathx.cc": ["*"], "test/mathx_test.cc": ["declared"], "test/clamp_test.cc": ["declared"]}
+BAZEL_BUGS = [{"id": "gcd-stops-at-one", "file": "src/mathx.h", "find": "while (b != 0)", "replace": "while (b > 1)",
+               "fail": ["doctest::gcd of coprimes is 1"], "values": {"doctest::gcd of coprimes is 1": ("1", "9")}},
+              {"id": "clamp-above-to-lo", "file": "src/clamp.h", "find": "v > hi ? hi", "replace": "v > hi ? lo",
+               "fail": ["doctest::clamp above"], "values": {"doctest::clamp above": ("10", "0")}},
+              {"id": "lcm-without-gcd", "file": "src/mathx.cc", "find": "a / gcd(a, b) * b", "replace": "a * b",
+               "fail": ["doctest::lcm"], "values": {"doctest::lcm": ("12", "24")}}]
+for variant, name in (("execroot", "bazel-execroot"), ("workspace", "bazel-hedron")):
+    PROJECTS[name] = {"tools": ["ninja", "g++"], "needs": "/usr/include/doctest/doctest.h", "bazel": variant,
+                      "files": BAZEL_FILES, "bugs": BAZEL_BUGS}
+
 
 def outcome(t):
     if t["status"] == "skipped" and t.get("outcome") == "xfailed":
@@ -196,6 +221,79 @@ def doctest_truth(exe, prefix, root, cwd):
     return out
 
 
+BAZEL_FLAGS = ["-U_FORTIFY_SOURCE", "-fstack-protector", "-Wall", "-Wunused-but-set-parameter", "-Wno-free-nonheap-object",
+               "-fno-omit-frame-pointer", "-std=c++17", "-fPIC",
+               "-iquote", ".", "-iquote", "bazel-out/k8-fastbuild/bin",
+               "-iquote", "external/doctest", "-iquote", "bazel-out/k8-fastbuild/bin/external/doctest",
+               "-isystem", "external/doctest/doctest", "-isystem", "bazel-out/k8-fastbuild/bin/external/doctest/doctest"]
+
+
+def bazel_layout(root, variant):
+    """What `bazel build //...` and a compile-commands extractor leave: the output base (under a
+    fake ~/.cache/bazel beside the workspace, never inside it), its execroot, the workspace's links
+    and compile_commands.json (`variant`: each entry's directory the execroot, or the workspace)."""
+    tmp = os.path.dirname(root)
+    base = os.path.join(tmp, "home", ".cache", "bazel", "_bazel_user", "5c2e9f0a7d41b3e86a0f1c9d2b7e4a13")
+    execroot = os.path.join(base, "execroot", "_main")
+    os.makedirs(os.path.join(execroot, "external"))
+    # The execroot links each top-level entry of the workspace; fetched repositories live in
+    # the output base's external/, linked from the execroot's.
+    for entry in os.listdir(root):
+        os.symlink(os.path.join(root, entry), os.path.join(execroot, entry))
+    shutil.copytree("/usr/include/doctest", os.path.join(base, "external", "doctest", "doctest"))
+    os.symlink(os.path.join(base, "external", "doctest"), os.path.join(execroot, "external", "doctest"))
+    out = os.path.join(execroot, "bazel-out", "k8-fastbuild")
+    os.makedirs(os.path.join(out, "bin", "src"))
+    os.makedirs(os.path.join(out, "testlogs"))
+    open(os.path.join(out, "bin", "src", "version.h"), "w").write('#define MATHX_VERSION "1.4.0"\n')
+    for link, target in (("bazel-out", os.path.join(execroot, "bazel-out")), ("bazel-bin", os.path.join(out, "bin")),
+                         ("bazel-testlogs", os.path.join(out, "testlogs")), ("bazel-mathx", execroot),
+                         ("external", "bazel-mathx/external")):
+        os.symlink(target, os.path.join(root, link))
+    directory = execroot if variant == "execroot" else root
+    entries = []
+    for src, obj in (("src/mathx.cc", "_objs/mathx/mathx.pic.o"), ("test/mathx_test.cc", "_objs/mathx_test/mathx_test.pic.o"),
+                     ("test/clamp_test.cc", "_objs/mathx_test/clamp_test.pic.o")):
+        obj = "bazel-out/k8-fastbuild/bin/" + obj
+        entries.append({"directory": directory, "file": src,
+                        "arguments": ["/usr/bin/g++"] + BAZEL_FLAGS + ["-MD", "-MF", obj[:-2] + ".d", "-c", src, "-o", obj]})
+    json.dump(entries, open(os.path.join(root, "compile_commands.json"), "w"), indent=1)
+    return entries
+
+
+def bazel_truth(root, entries):
+    """The test program compiled by g++ from the database's own commands (in each entry's
+    directory, objects elsewhere), doctest's main added, run with doctest's XML reporter."""
+    tmp = os.path.dirname(root)
+    # The fixture is honest only if nothing but the output base answers "doctest.h".
+    probe = os.path.join(tmp, "probe.cc")
+    open(probe, "w").write('#include "doctest.h"\n')
+    if sh(["g++", "-fsyntax-only", probe], tmp).returncode == 0:
+        raise RuntimeError('"doctest.h" resolves without the output base: the fixture would not need its directories')
+    objs = os.path.join(tmp, "truth")
+    os.makedirs(objs)
+    main = os.path.join(objs, "main.cc")
+    open(main, "w").write('#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN\n#include "doctest.h"\n')
+    compiled = []
+    for i, e in enumerate(entries + [dict(entries[1], file=main)]):
+        args, skip = [], False
+        for a in e["arguments"]:
+            if skip:
+                skip = False
+            elif a in ("-MD",):
+                continue
+            elif a in ("-MF", "-o"):
+                skip = True
+            else:
+                args.append(main if a == entries[1]["file"] and e["file"] == main else a)
+        obj = os.path.join(objs, "%d.o" % i)
+        must(["nice", "-n", "10"] + args + ["-o", obj], e["directory"])
+        compiled.append(obj)
+    exe = os.path.join(objs, "mathx_test")
+    must(["g++"] + compiled + ["-o", exe], tmp)
+    return doctest_truth(exe, "doctest", root, entries[1]["directory"])
+
+
 def user_build_and_truth(name, root):
     """Builds the project the way its user does; returns id -> (outcome, relative file)."""
     if name == "gtest-fetchcontent":
@@ -240,6 +338,8 @@ def user_build_and_truth(name, root):
     if name == "make-doctest":
         must(["bear", "--", "make", "-j2"], root)
         return doctest_truth(os.path.join(root, "tests", "run_tests"), "doctest", root, root)
+    if PROJECTS[name].get("bazel"):
+        return bazel_truth(root, bazel_layout(root, PROJECTS[name]["bazel"]))
     raise ValueError(name)
 
 
@@ -279,7 +379,7 @@ def check_bugs(spec, root, bin_, env, truth):
                     re.search(r"exit(ed)? (with )?(code|status)", t.get("message", ""))):
                 p.append("%s: %s fails without values: %s" % (label, t.get("id", t.get("name")), t.get("message")))
         for i, (want_e, want_a) in bug.get("values", {}).items():
-            t = next((t for t in failed if t["id"] == i), {})
+            t = next((t for t in failed if t.get("id") == i), {})
             if (t.get("expected"), t.get("actual")) != (want_e, want_a):
                 p.append("%s: %s expected/actual %s/%s, want %s/%s (%s)" % (
                     label, i, t.get("expected"), t.get("actual"), want_e, want_a, t.get("message")))
@@ -416,9 +516,18 @@ def main(argv):
         print("SKIP: %s not installed (scripts/deps.sh test)" % spec["needs"])
         return SKIP
     work = os.path.abspath(a.work)
-    root = os.path.join(work, a.project)
-    shutil.rmtree(root, ignore_errors=True)
-    shutil.copytree(os.path.join(HERE, a.project), root)
+    bazel_tmp = None
+    if spec.get("bazel"):
+        # Outside any repository (the work dir is in greenlight's): the workspace is the project
+        # greenlight binds, and the output base beside it is not.
+        bazel_tmp = tempfile.mkdtemp(prefix="gl-%s-" % a.project)
+        os.chmod(bazel_tmp, 0o755)
+        root = os.path.join(bazel_tmp, "mathx")
+        shutil.copytree(os.path.join(HERE, "bazel-workspace"), root)
+    else:
+        root = os.path.join(work, a.project)
+        shutil.rmtree(root, ignore_errors=True)
+        shutil.copytree(os.path.join(HERE, a.project), root)
     os.makedirs(work, exist_ok=True)
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8",
            "XDG_CACHE_HOME": os.path.join(work, "cache")}
@@ -437,7 +546,7 @@ def main(argv):
     except RuntimeError as e:
         print("FAIL: the project's own build: %s" % e)
         return 1
-    subprocess.run(["chmod", "-R", "go+rX", work], check=False)
+    subprocess.run(["chmod", "-R", "go+rX", work] + ([bazel_tmp] if bazel_tmp else []), check=False)
     print("%s: greenlight against the framework's own report (%d tests, %d failing)" % (
         a.project, len(truth), sum(1 for s, _ in truth.values() if s == "failed")))
     agree = compared = 0
@@ -462,6 +571,10 @@ def main(argv):
     for p in problems:
         print("FAIL: " + p)
     print("%s: %d/%d tests agree, %d problems" % (a.project, agree, compared, len(problems)))
+    if bazel_tmp and not problems:
+        shutil.rmtree(bazel_tmp, ignore_errors=True)
+    elif bazel_tmp:
+        print("the workspace and output base are kept in " + bazel_tmp)
     return 1 if problems else 0
 
 
