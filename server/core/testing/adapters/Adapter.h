@@ -47,8 +47,6 @@ class RunnerAdapter {
   virtual void select(TestPlan& plan, const std::vector<std::string>& names) const { plan.selected = names; }
   // Whether a run can be prepared ahead (a warm spare: RunOptions::prepareOnly).
   virtual bool preparable() const { return false; }
-  // Extra files whose texts decide a run's outcome beyond the plan's (conftest.py, config).
-  virtual std::vector<std::string> fingerprintFiles(const TestPlan& /*plan*/) const { return {}; }
 };
 
 // Every adapter, in order of preference.

@@ -491,7 +491,6 @@ class CMakeAdapter final : public RunnerAdapter {
   }
 
  public:
-  std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
 
  private:
 

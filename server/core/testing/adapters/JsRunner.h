@@ -80,7 +80,6 @@ class JsRunnerAdapter : public RunnerAdapter {
   std::optional<TestPlan> discover(const DiscoveryContext& ctx, std::string* error) const override;
   RunResult run(const TestPlan& plan, const RunOptions& options, Staging& staging, RunResult result) const override;
   bool preparable() const override { return true; }
-  std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
 
   struct Command {
     std::vector<std::string> argv;  // after node (and its flags)

@@ -237,7 +237,6 @@ class MesonAdapter final : public RunnerAdapter {
     return buildAndRun(plan, options, staging, *build, binds, programs, std::move(result));
   }
 
-  std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
 };
 
 // ---- compile_commands.json
@@ -321,7 +320,6 @@ class CompileDbAdapter final : public RunnerAdapter {
     return buildAndRun(plan, options, staging, *build, binds, programs, std::move(result));
   }
 
-  std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
 };
 
 }  // namespace

@@ -204,7 +204,6 @@ class PytestAdapter final : public RunnerAdapter {
     plan.runnerArgs = ids;
     plan.hasDoctests = false;
   }
-  std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
   bool preparable() const override { return true; }
 };
 

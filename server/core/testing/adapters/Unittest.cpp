@@ -153,7 +153,6 @@ class UnittestAdapter final : public RunnerAdapter {
     for (const auto& n : names) plan.runnerArgs.insert(plan.runnerArgs.end(), {"-k", n});
     plan.selected = names;
   }
-  std::vector<std::string> fingerprintFiles(const TestPlan& plan) const override { return plan.supportFiles; }
 };
 
 }  // namespace
