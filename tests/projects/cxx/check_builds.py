@@ -499,6 +499,19 @@ def check_meson_wrap_sentence(work, bin_, env):
     return []
 
 
+def check_bazel_coverage(root, relpath, result):
+    """gcov names a file the compiler read through Bazel's execroot by that path: the run's
+    coverage must still be of the project's file, with lines its tests ran."""
+    path = os.path.join(root, relpath)
+    cov = [c for c in result.get("coverage") or [] if c["file"] == path]
+    if len(cov) != 1:
+        return ["%s: no coverage of the file (coverage of %s)" % (relpath, [c["file"] for c in result.get("coverage") or []])]
+    if not cov[0]["run"]:
+        return ["%s: coverage says no line ran (%d lines)" % (relpath, len(cov[0]["lines"]))]
+    print("  %-34s coverage: %d/%d lines run" % (relpath, len(cov[0]["run"]), len(cov[0]["lines"])))
+    return []
+
+
 def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("project", choices=sorted(PROJECTS))
@@ -561,6 +574,8 @@ def main(argv):
         agree += n
         compared += len(exp)
         problems += p
+        if spec.get("bazel") and not relpath.startswith("test/"):
+            problems += check_bazel_coverage(root, relpath, result)
         print("  %-34s %3d/%3d tests agree (%.1f s)" % (relpath, n, len(exp), time.time() - start))
     if not a.skip_bugs:
         caught, p = check_bugs(spec, root, bin_, env, truth)
