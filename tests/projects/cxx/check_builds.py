@@ -251,12 +251,15 @@ def bazel_layout(root, variant):
                          ("external", "bazel-mathx/external")):
         os.symlink(target, os.path.join(root, link))
     directory = execroot if variant == "execroot" else root
+    # Bazel's auto-configured toolchain compiles C++ with the C driver (its tool_path gcc), which
+    # links no C++ runtime: the hedron variant's database names /usr/bin/gcc as Bazel writes it.
+    compiler = "/usr/bin/g++" if variant == "execroot" else "/usr/bin/gcc"
     entries = []
     for src, obj in (("src/mathx.cc", "_objs/mathx/mathx.pic.o"), ("test/mathx_test.cc", "_objs/mathx_test/mathx_test.pic.o"),
                      ("test/clamp_test.cc", "_objs/mathx_test/clamp_test.pic.o")):
         obj = "bazel-out/k8-fastbuild/bin/" + obj
         entries.append({"directory": directory, "file": src,
-                        "arguments": ["/usr/bin/g++"] + BAZEL_FLAGS + ["-MD", "-MF", obj[:-2] + ".d", "-c", src, "-o", obj]})
+                        "arguments": [compiler] + BAZEL_FLAGS + ["-MD", "-MF", obj[:-2] + ".d", "-c", src, "-o", obj]})
     json.dump(entries, open(os.path.join(root, "compile_commands.json"), "w"), indent=1)
     return entries
 

@@ -225,6 +225,31 @@ TEST_CASE("the private build binds each outside directory once, never one holdin
   CHECK(build.readOnlyDirs() == std::vector<std::string>{"/ob", "/ob-2"});
 }
 
+TEST_CASE("compile_commands.json: a C driver's C++ objects link with its C++ sibling, or with -lstdc++") {
+  const fs::path dir = fs::temp_directory_path() / ("gl-linkdriver-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "bin");
+  for (const char* f : {"gcc-12", "g++-12", "x86_64-linux-gnu-gcc", "clang-14"}) write(dir / "bin" / f, "");
+  auto driver = [&](const std::string& compiler) {
+    cmake::CompileCommand e;
+    e.directory = (dir / "execroot").string();
+    e.arguments = {compiler, "-c", "a.cc"};
+    return linkDriverFor(e);
+  };
+  CHECK(driver((dir / "bin/gcc-12").string()).command == (dir / "bin/g++-12").string());
+  CHECK(driver((dir / "bin/gcc-12").string()).extraLibs.empty());
+  // No x86_64-linux-gnu-g++ and no clang++-14 beside them: the C driver links the C++ runtime.
+  CHECK(driver((dir / "bin/x86_64-linux-gnu-gcc").string()).command == (dir / "bin/x86_64-linux-gnu-gcc").string());
+  CHECK(driver((dir / "bin/x86_64-linux-gnu-gcc").string()).extraLibs == "-lstdc++");
+  CHECK(driver((dir / "bin/clang-14").string()).extraLibs == "-lstdc++");
+  // A C++ driver is left alone; a relative one is found from the entry's directory.
+  CHECK(driver((dir / "bin/g++-12").string()).command == (dir / "bin/g++-12").string());
+  CHECK(driver("../bin/gcc-12").command == (dir / "bin/g++-12").string());
+  CHECK(driver("c++").command == "c++");
+  CHECK(driver("c++").extraLibs.empty());
+  fs::remove_all(dir);
+}
+
 TEST_CASE("meson: the tests declared should_fail") {
   TempDir t;
   write(t.path / "meson.build", R"(project('p', 'cpp')

@@ -1,6 +1,7 @@
 #include "core/testing/native/CompileDb.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -191,7 +192,6 @@ std::string frameworkInclude(const std::string& text, Framework fw) {
   return "";
 }
 
-// The entry's command compiling `file` into `object` with a depfile.
 // The compiler an entry runs (behind a ccache launcher).
 std::string compilerOf(const cmake::CompileCommand& e) {
   std::string compiler = e.arguments.empty() ? "c++" : e.arguments.front();
@@ -199,6 +199,39 @@ std::string compilerOf(const cmake::CompileCommand& e) {
   return compiler;
 }
 
+}  // namespace
+
+LinkDriver linkDriverFor(const cmake::CompileCommand& e) {
+  std::string compiler = compilerOf(e);
+  // Relative to the entry's directory (Bazel's external/local_config_cc/...): the link runs in
+  // greenlight's build directory.
+  if (compiler.find('/') != std::string::npos && compiler.front() != '/') compiler = absoluteIn(e.directory, compiler);
+  const fs::path path(compiler);
+  const std::string name = path.filename().string();
+  // [target-]gcc[-N], cc, clang[-N]: the C drivers, which link no C++ runtime.
+  const std::size_t dash = name.rfind('-');
+  const bool versioned = dash != std::string::npos && dash + 1 < name.size() &&
+                         std::all_of(name.begin() + static_cast<long>(dash) + 1, name.end(),
+                                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+  const std::string stem = versioned ? name.substr(0, dash) : name, version = versioned ? name.substr(dash) : "";
+  std::string cxx;
+  for (const auto& [c, plus] : {std::pair<const char*, const char*>{"gcc", "g++"}, {"clang", "clang++"}, {"cc", "c++"}}) {
+    const std::string drv(c);
+    if (stem == drv || (stem.size() > drv.size() + 1 && stem.compare(stem.size() - drv.size() - 1, std::string::npos, "-" + drv) == 0)) {
+      cxx = stem.substr(0, stem.size() - drv.size()) + plus + version;
+      break;
+    }
+  }
+  if (cxx.empty()) return {compiler, ""};
+  std::error_code ec;
+  if (path.has_parent_path() && fs::exists(path.parent_path() / cxx, ec)) return {(path.parent_path() / cxx).string(), ""};
+  // No C++ sibling beside it: the C driver, told to link the C++ runtime.
+  return {compiler, "-lstdc++"};
+}
+
+namespace {
+
+// The entry's command compiling `file` into `object` with a depfile.
 std::vector<std::string> compileCommand(const cmake::CompileCommand& e, const std::vector<PathLink>& links, const std::string& file,
                                         const std::string& object) {
   std::vector<std::string> out;
@@ -433,9 +466,12 @@ std::vector<Program> compileDbPrograms(const CompileDb& db, const std::string& b
     objects.insert(objects.end(), libraryObjects.begin(), libraryObjects.end());
     const std::string compiler = compilerOf(*first.entry);
     if (coverage) p.gcov = gcovForCommand(compiler);
+    const LinkDriver driver = linkDriverFor(*first.entry);
     n += "build " + ninjaPath(p.binary) + ": link";
     for (const auto& o : objects) n += " " + ninjaPath(o);
-    n += "\n  cxx = " + ninjaValue(shellQuote(compiler)) + "\n  libs = " + ninjaValue(libs + " -pthread -lm" + (p.gcov.empty() ? "" : " --coverage")) + "\n";
+    n += "\n  cxx = " + ninjaValue(shellQuote(driver.command)) + "\n  libs = " +
+         ninjaValue(libs + " -pthread -lm" + (driver.extraLibs.empty() ? "" : " " + driver.extraLibs) +
+                    (p.gcov.empty() ? "" : " --coverage")) + "\n";
     for (const auto& s : p.sources)
       if (auto text = readFile(s))
         if (int l = cmake::mainLine(*text)) {

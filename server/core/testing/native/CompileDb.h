@@ -63,6 +63,16 @@ std::vector<Program> compileDbPrograms(const CompileDb& db, const std::string& b
 // none inside another.
 std::vector<std::string> outsideDirs(const CompileDb& db, const std::string& projectDir);
 
+// What links an entry's objects: its compiler, or that compiler's C++ sibling when it is a C
+// driver (Bazel's default toolchain compiles C++ with /usr/bin/gcc, which links no libstdc++:
+// g++ beside it, else the C driver with -lstdc++), absolute when the entry names it relative to
+// its directory.
+struct LinkDriver {
+  std::string command;
+  std::string extraLibs;
+};
+LinkDriver linkDriverFor(const cmake::CompileCommand& e);
+
 // The test sources of the database (entries declaring test cases).
 std::vector<std::string> testSources(const CompileDb& db);
 
