@@ -490,8 +490,6 @@ class CMakeAdapter final : public RunnerAdapter {
           if (auto text = readSource(fr.file, options.overlay)) staging.addText(fr.file, *text);
   }
 
- public:
-
  private:
 
   std::vector<TargetRun> planRuns(const TestPlan& plan, const cmake::CodeModel& model,

@@ -236,7 +236,6 @@ class MesonAdapter final : public RunnerAdapter {
     }
     return buildAndRun(plan, options, staging, *build, binds, programs, std::move(result));
   }
-
 };
 
 // ---- compile_commands.json
@@ -319,7 +318,6 @@ class CompileDbAdapter final : public RunnerAdapter {
     }
     return buildAndRun(plan, options, staging, *build, binds, programs, std::move(result));
   }
-
 };
 
 }  // namespace

@@ -347,10 +347,9 @@ void runPrograms(const TestPlan& plan, const RunOptions& options, Staging& stagi
     g.sandboxDataDir = std::string("/out/") + kGcovDir;
     g.files = {plan.sourceFile};
     // gcov names a header by the path the compiler read it through (Bazel's execroot): the
-    // project's path is the one the user asked about.
-    std::vector<PathLink> links;
-    for (const Program* prog : programs) links.insert(links.end(), prog->links.begin(), prog->links.end());
-    if (!links.empty()) g.toHost = [links](const std::string& f) { return followLinks(links, f); };
+    // project's path is the one the user asked about. A run's programs come from one database.
+    if (const auto& links = programs.front()->links; !links.empty())
+      g.toHost = [links](const std::string& f) { return followLinks(links, f); };
     g.policy = basePolicy(plan, options, staging, nullptr);
     g.policy.binds.push_back({out, "/out", false});
     result.coverage = collectGcov(g, options);
