@@ -248,7 +248,10 @@ def bazel_layout(root, variant):
     open(os.path.join(out, "bin", "src", "version.h"), "w").write('#define MATHX_VERSION "1.4.0"\n')
     for link, target in (("bazel-out", os.path.join(execroot, "bazel-out")), ("bazel-bin", os.path.join(out, "bin")),
                          ("bazel-testlogs", os.path.join(out, "testlogs")), ("bazel-mathx", execroot),
-                         ("external", "bazel-mathx/external")):
+                         # hedron's README has users link external/ by hand, as
+                         # `ln -s bazel-out/../../../external .`: ".." taken after the link,
+                         # into the output base's own external/.
+                         ("external", "bazel-mathx/external" if variant == "execroot" else "bazel-out/../../../external")):
         os.symlink(target, os.path.join(root, link))
     directory = execroot if variant == "execroot" else root
     # Bazel's auto-configured toolchain compiles C++ with the C driver (its tool_path gcc), which
