@@ -9,6 +9,12 @@
 # under each failed test, the first lines where it reported its failure. The summary also names
 # every test that did not run (skipped through SKIP_RETURN_CODE 77, or disabled) with the reason
 # it printed, and every lane that did not run with why.
+# Disk: each lane says the free space it starts with, and refuses to start below
+# GREENLIGHT_MIN_FREE_GB (default 12: a lane's build and test projects take ~8 GB) with that
+# reason instead of a compiler's "No space left on device" halfway through. With
+# GREENLIGHT_PRUNE_BUILDS=1 (set by .ci/run, whose clone is thrown away) a lane's build directory
+# is emptied once its results are read, all but its logs, so the lanes need the disk of the
+# largest one, not of all three.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -112,10 +118,34 @@ collect_skips() {  # builddir ctest.log
   skips=$((skips + ${#skip_lines[@]}))
 }
 
+free_gb() {  # free space where the builds go, in whole GB
+  df -Pk . | awk 'NR == 2 { print int($4 / 1048576) }'
+}
+
+# Refuses a lane that would run out of disk; true when there is room.
+room_for() {  # lane
+  local free min=${GREENLIGHT_MIN_FREE_GB:-12}
+  free=$(free_gb)
+  if [ -n "$free" ] && [ "$free" -lt "$min" ]; then
+    echo "=== $1: NOT STARTED: ${free} GB free on $(df -P . | awk 'NR == 2 { print $6 }'), it needs ${min} GB (GREENLIGHT_MIN_FREE_GB)"
+    status=1
+    summaries+=("$1: not started: only ${free} GB of disk free, ${min} GB needed (free some, or set GREENLIGHT_MIN_FREE_GB)")
+    return 1
+  fi
+  return 0
+}
+
+prune_build() {  # builddir: all but the logs and failure reports, when GREENLIGHT_PRUNE_BUILDS=1
+  [ "${GREENLIGHT_PRUNE_BUILDS:-0}" = 1 ] || return 0
+  find "$1" -mindepth 1 -maxdepth 1 ! -name ctest.log ! -name failures.txt ! -name build.log \
+    ! -name Testing ! -name run-fuzz.log -exec rm -rf {} +
+}
+
 run_suite() {  # name builddir cmake-args...
   local name=$1 dir=$2; shift 2
   local start=$SECONDS
-  echo "=== $name: configure + build ($dir)"
+  room_for "$name" || return
+  echo "=== $name: configure + build ($dir; $(free_gb) GB of disk free)"
   if ! cmake -S . -B "$dir" -G Ninja "$@" >"$dir.configure.log" 2>&1; then
     cat "$dir.configure.log"; echo "=== $name: configure FAILED"; status=1
     summaries+=("$name: configure failed (see $dir.configure.log)"); return
@@ -141,6 +171,7 @@ run_suite() {  # name builddir cmake-args...
   summaries+=("$name: $result [build $(duration $((built - start))), ctest $(duration $((SECONDS - built)))]")
   [ ${#skip_lines[@]} -eq 0 ] || summaries+=("${skip_lines[@]}")
   [ "$rc" -eq 0 ] || collect_failures "$name" "$dir" "$log"
+  prune_build "$dir"
 }
 
 mkdir -p build-test build-asan
@@ -150,16 +181,19 @@ if [ "$quick" -eq 0 ]; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
     run_suite "asan+ubsan" build-asan -DCMAKE_BUILD_TYPE=Debug -DGREENLIGHT_WERROR=ON -DGREENLIGHT_SANITIZE=ON
   if command -v clang++ >/dev/null 2>&1 && [ -x tests/fuzz/run-fuzz.sh ]; then
-    echo "=== fuzz"
     fuzz_start=$SECONDS
-    mkdir -p build-fuzz
-    fuzz_log=build-fuzz/run-fuzz.log
-    if tests/fuzz/run-fuzz.sh build-fuzz "${GREENLIGHT_FUZZ_SECONDS:-30}" 2>&1 | tee "$fuzz_log"; then
-      summaries+=("fuzz: passed [$(duration $((SECONDS - fuzz_start)))]")
-    else
-      status=1; summaries+=("fuzz: FAILED [$(duration $((SECONDS - fuzz_start)))]")
-      { echo "--- fuzz: FAILED: the last $tail_lines lines of run-fuzz.sh"; tail -n "$tail_lines" "$fuzz_log"; echo; } >build-fuzz/failures.txt
-      reports+=("build-fuzz/failures.txt")
+    if room_for fuzz; then
+      echo "=== fuzz ($(free_gb) GB of disk free)"
+      mkdir -p build-fuzz
+      fuzz_log=build-fuzz/run-fuzz.log
+      if tests/fuzz/run-fuzz.sh build-fuzz "${GREENLIGHT_FUZZ_SECONDS:-30}" 2>&1 | tee "$fuzz_log"; then
+        summaries+=("fuzz: passed [$(duration $((SECONDS - fuzz_start)))]")
+      else
+        status=1; summaries+=("fuzz: FAILED [$(duration $((SECONDS - fuzz_start)))]")
+        { echo "--- fuzz: FAILED: the last $tail_lines lines of run-fuzz.sh"; tail -n "$tail_lines" "$fuzz_log"; echo; } >build-fuzz/failures.txt
+        reports+=("build-fuzz/failures.txt")
+      fi
+      prune_build build-fuzz
     fi
   elif [ ! -x tests/fuzz/run-fuzz.sh ]; then
     summaries+=("fuzz: skipped (tests/fuzz/run-fuzz.sh is missing or not executable)")
