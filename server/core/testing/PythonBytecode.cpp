@@ -101,44 +101,62 @@ std::string bytecodeCacheDir() {
   return "";
 }
 
-std::optional<std::string> pythonHarnessBytecode(const Tool& tool, const std::string& source,
-                                                 const std::string& displayPath, sandbox::Policy policy) {
+std::optional<std::string> cachedPythonProduct(const Tool& tool, const PythonProduct& product, sandbox::Policy policy) {
   if (tool.fingerprint.empty()) return std::nullopt;  // no way to tell a replaced interpreter
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx",
-                static_cast<unsigned long long>(fnv1a(source, fnv1a(displayPath, fnv1a(tool.path + '\n' + tool.fingerprint)))));
-  const std::string key = hex;
+                static_cast<unsigned long long>(fnv1a(product.input, fnv1a(product.script + '\n' + product.arg,
+                                                                           fnv1a(tool.path + '\n' + tool.fingerprint)))));
+  const std::string key = product.name + "-" + hex;
   {
     std::lock_guard<std::mutex> lock(gMutex);
     auto it = gMemory.find(key);
     if (it != gMemory.end()) return it->second;
   }
   const std::string dir = bytecodeCacheDir();
-  const std::string file = dir.empty() ? "" : dir + "/python-harness-" + key + ".pyc";
+  const std::string file = dir.empty() ? "" : dir + "/" + key + product.suffix;
   if (!file.empty()) {
-    if (auto cached = readFile(file); cached && looksLikePyc(*cached)) {
+    if (auto cached = readFile(file); cached && product.valid(*cached)) {
       std::lock_guard<std::mutex> lock(gMutex);
       return gMemory.emplace(key, std::move(*cached)).first->second;
     }
+    // A build the interpreter refused (its script exited non-zero: no headers, no compiler) is
+    // not tried again by every later process.
+    if (readFile(file + ".refused")) {
+      std::lock_guard<std::mutex> lock(gMutex);
+      return gMemory.emplace(key, std::nullopt).first->second;
+    }
   }
-  policy.argv = {tool.invokedAs.empty() ? tool.path : tool.invokedAs, "-I", "-S", "-B", "-c", kCompileScript,
-                 displayPath};
-  policy.stdinData = source;
+  policy.argv = {tool.invokedAs.empty() ? tool.path : tool.invokedAs, "-I", "-S", "-B", "-c", product.script, product.arg};
+  policy.stdinData = product.input;
   policy.profile = sandbox::Profile::Python;
   policy.onOutput = nullptr;
+  policy.workdir = "/tmp";  // the caller's may be a directory its run binds, not yet there
   sandbox::Verdict v = sandbox::run(policy, -1);
   std::optional<std::string> bytes;
   if (v.status == sandbox::Status::Ok && !v.stdoutTruncated) bytes = decodeBase64(v.stdoutData);
-  if (bytes && !looksLikePyc(*bytes)) bytes.reset();
+  if (bytes && !product.valid(*bytes)) bytes.reset();
   if (!bytes) {
-    support::logLine(support::LogLevel::Info, "python harness: running from source (compiling it for " + tool.path +
-                                              " gave " + std::string(sandbox::statusName(v.status)) + ")");
+    support::logLine(support::LogLevel::Info, product.name + ": not built for " + tool.path + " (" +
+                                              std::string(sandbox::statusName(v.status)) +
+                                              (v.exitCode > 0 ? ", exit " + std::to_string(v.exitCode) : "") +
+                                              (v.setupError.empty() ? "" : ": " + v.setupError) + ")");
+    if (!file.empty() && v.status == sandbox::Status::ExitNonzero) {
+      mkdirs(dir);
+      writeAtomically(file + ".refused", std::to_string(v.exitCode) + "\n");
+    }
   } else if (!file.empty()) {
     mkdirs(dir);
     writeAtomically(file, *bytes);
   }
   std::lock_guard<std::mutex> lock(gMutex);
   return gMemory.emplace(key, std::move(bytes)).first->second;
+}
+
+std::optional<std::string> pythonHarnessBytecode(const Tool& tool, const std::string& source,
+                                                 const std::string& displayPath, sandbox::Policy policy) {
+  return cachedPythonProduct(tool, {"python-harness", kCompileScript, source, displayPath, ".pyc", looksLikePyc},
+                             std::move(policy));
 }
 
 }  // namespace greenlight::core::testing

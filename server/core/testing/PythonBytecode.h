@@ -16,6 +16,21 @@
 
 namespace greenlight::core::testing {
 
+// What `script`, run by `tool` in isolated mode in the sandbox with `input` on stdin and `arg` as
+// its argument, prints as base64: kept in memory and in bytecodeCacheDir() as
+// <name>-<key><suffix>, keyed by the interpreter's path and fingerprint, the script, the input
+// and the argument. nullopt when it fails or `valid` refuses the bytes: remembered for the process,
+// and on disk (<file>.refused) when the script itself exited non-zero.
+struct PythonProduct {
+  std::string name;    // "python-harness": the cache file's prefix, and the log's word
+  std::string script;  // python -c
+  std::string input;   // stdin
+  std::string arg;     // argv[1]
+  std::string suffix;  // the cache file's
+  bool (*valid)(const std::string& bytes);
+};
+std::optional<std::string> cachedPythonProduct(const Tool& tool, const PythonProduct& product, sandbox::Policy policy);
+
 // The .pyc bytes of `source` for `tool` (compiled as if from `displayPath`), or nullopt.
 // `policy` is the sandbox to compile in (argv, stdin and profile are set here).
 std::optional<std::string> pythonHarnessBytecode(const Tool& tool, const std::string& source,

@@ -7,6 +7,7 @@
 
 #include "core/testing/Coverage.h"
 #include "core/testing/PythonBytecode.h"
+#include "core/testing/PythonCoverTracer.h"
 #include "core/testing/RunnerSteps.h"
 #include "core/testing/adapters/Adapter.h"
 #include "core/testing/adapters/PlainRerun.h"
@@ -53,9 +54,10 @@ RunResult runPythonHarness(const TestPlan& plan, const RunOptions& options, Stag
   cfg["budget"] = timeLimit(options);
   const bool plain = pythonInstrumentationOff();
   if (plain) cfg["origin"] = "raise";  // no traced rerun of a failed test
-  std::string config = staging.addHarnessFile("config.json", cfg.dump());
   staging.addHarnessFile("_greenlight_cover.py", harness::pythonCover());
   sandbox::Policy p = basePolicy(plan, options, staging, &*tool);
+  if (!options.executor) stagePythonCoverTracer(*tool, p, staging, cfg);
+  std::string config = staging.addHarnessFile("config.json", cfg.dump());
   // The harness as bytecode when this interpreter compiled it before (PythonBytecode.h); only
   // with the real sandbox: a fake executor sees exactly one step per run.
   const std::string harnessSource(harness::pythonHarness());

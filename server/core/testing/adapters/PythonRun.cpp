@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "core/testing/Discovery.h"
+#include "core/testing/PythonCoverTracer.h"
 #include "sandbox/Sandbox.h"
 
 namespace greenlight::core::testing {
@@ -43,7 +44,7 @@ bool interpreterImports(const Tool& tool, const std::string& module, const std::
 
 std::optional<PythonRunSetup> preparePythonRun(const TestPlan& plan, const RunOptions& options, Staging& staging,
                                                const std::vector<std::pair<std::string, std::string_view>>& harnessFiles,
-                                               const nlohmann::json& config, bool stableOverlay, RunResult& result) {
+                                               nlohmann::json config, bool stableOverlay, RunResult& result) {
   std::string error = sandboxUserCannotRead(plan.rootDir);
   if (!error.empty() || !staging.prepareInPlace(plan, options.overlay, &error, stableOverlay)) {
     result.error = error;
@@ -55,9 +56,11 @@ std::optional<PythonRunSetup> preparePythonRun(const TestPlan& plan, const RunOp
     return std::nullopt;
   }
   for (const auto& [name, text] : harnessFiles) staging.addHarnessFile(name, text);
-  const std::string configPath = staging.addHarnessFile("config.json", config.dump());
   PythonRunSetup setup{basePolicy(plan, options, staging, &*tool), tool->invokedAs.empty() ? tool->path : tool->invokedAs};
   sandbox::Policy& p = setup.policy;
+  // Only with the real sandbox: a fake executor sees exactly one step per run.
+  if (!options.executor) stagePythonCoverTracer(*tool, p, staging, config);
+  const std::string configPath = staging.addHarnessFile("config.json", config.dump());
   p.workdir = plan.rootDir;
   // Bound on its own also when the workspace bind holds it behind a private directory (as root).
   std::error_code ec;

@@ -25,7 +25,8 @@ bool interpreterImports(const Tool& tool, const std::string& module, const std::
 
 // What a project's Python runner (pytest, unittest) starts from: the project's files in place with
 // the overlay copies bound over them (`stableOverlay` for a warm spare), the project's
-// interpreter, greenlight's harness files and config.json in /work/.gl, and a policy whose
+// interpreter, greenlight's harness files and config.json in /work/.gl (with the C line tracer
+// when `config` asks for coverage, PythonCoverTracer.h), and a policy whose
 // workdir is the runner's root with the harness on PYTHONPATH. Its argv is left to the caller.
 struct PythonRunSetup {
   sandbox::Policy policy;
@@ -35,6 +36,6 @@ struct PythonRunSetup {
 // staging fails or there is no interpreter.
 std::optional<PythonRunSetup> preparePythonRun(const TestPlan& plan, const RunOptions& options, Staging& staging,
                                                const std::vector<std::pair<std::string, std::string_view>>& harnessFiles,
-                                               const nlohmann::json& config, bool stableOverlay, RunResult& result);
+                                               nlohmann::json config, bool stableOverlay, RunResult& result);
 
 }  // namespace greenlight::core::testing

@@ -86,6 +86,9 @@ inline constexpr char kCxx[] =
 inline constexpr char kCxxTrace[] =
 #include "cxx_trace.cc.inc"
     ;
+inline constexpr char kPythonCTrace[] =
+#include "python_ctrace.c.inc"
+    ;
 inline constexpr char kCxxAssert[] =
 #include "cxx_assert.h.inc"
     ;

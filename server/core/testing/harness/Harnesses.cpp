@@ -24,6 +24,7 @@ std::string_view unwrap(std::string_view raw, std::string_view openMarker, std::
 using embedded::kCxx;
 using embedded::kCxxAssert;
 using embedded::kCxxTrace;
+using embedded::kPythonCTrace;
 using embedded::kNode;
 using embedded::kNodeWarm;
 using embedded::kPythonWarm;
@@ -73,6 +74,7 @@ std::string_view tsHook() { return unwrap(kTsHook, "*/", "/*"); }
 std::string_view amaroTransformer() { return {kAmaro, sizeof kAmaro - 1}; }
 std::string_view cxxSupport() { return unwrap(kCxx, "*/", "/*"); }
 std::string_view cxxTrace() { return unwrap(kCxxTrace, "*/", "/*"); }
+std::string_view pythonCTrace() { return unwrap(kPythonCTrace, "*/", "/*"); }
 std::string_view cxxAssertHeader() { return unwrap(kCxxAssert, "*/", "/*"); }
 std::string_view pytestPlugin() { return unwrap(kPytestPlugin, "\"", "\""); }
 std::string_view pytestPluginEntry() { return unwrap(kPytestPluginEntry, "\"", "\""); }

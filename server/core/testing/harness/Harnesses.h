@@ -49,6 +49,8 @@ std::string_view pytestPluginEntry();  // pytest_plugin_entry.py: staged as gree
 std::string_view pythonOrigin();    // python_origin.py: staged as _greenlight_origin.py (the line of origin, for both)
 // python_cover.py: staged as _greenlight_cover.py (the line coverage of the file under test, for all three)
 std::string_view pythonCover();
+// python_ctrace.c.inc: python_cover.py's tracer in C, built per interpreter (PythonCoverTracer.h)
+std::string_view pythonCTrace();
 std::string_view unittestRunner();  // unittest_runner.py: staged as greenlight_unittest.py, `-m greenlight_unittest`
 
 }  // namespace greenlight::core::testing::harness
