@@ -22,9 +22,10 @@ greenlight_packages() {
     # the editable install, and two real projects whose packages ship their test suites (toolz:
     # pytest, isodate: unittest).
     # python3-coverage: coverage.py, the reference greenlight's own line coverage is checked
-    # against (tests/projects/python/check_coverage.py, issue 35).
+    # against (tests/projects/python/check_coverage.py, issue 35); libpython3-dev: the headers the
+    # C line tracer is built with for Debian's python3 (tests/projects/python/check_ctrace.py).
     pkgs+=(python3-pytest python3-freezegun python3-venv python3-pip python3-setuptools python3-wheel
-           python3-pytest-mock python3-toolz python3-isodate python3-coverage)
+           python3-pytest-mock python3-toolz python3-isodate python3-coverage libpython3-dev)
   fi
   printf '%s\n' "${pkgs[@]}"
 }
