@@ -10,7 +10,7 @@
 # every test that did not run (skipped through SKIP_RETURN_CODE 77, or disabled) with the reason
 # it printed, and every lane that did not run with why.
 # Disk: each lane says the free space it starts with, and refuses to start below
-# GREENLIGHT_MIN_FREE_GB (default 12: a lane's build and test projects take ~8 GB) with that
+# GREENLIGHT_MIN_FREE_GB (default 12: the ASan lane took 9 GB) with that
 # reason instead of a compiler's "No space left on device" halfway through. With
 # GREENLIGHT_PRUNE_BUILDS=1 (set by .ci/run, whose clone is thrown away) a lane's build directory
 # is emptied once its results are read, all but its logs, so the lanes need the disk of the
