@@ -105,12 +105,14 @@ TEST_CASE("hang watchdog: the built-in harnesses name the hung test (Python, nod
 
 TEST_CASE("coverage that makes a run run out of time: the run without it decides and says so") {
   TempWorkspace ws;
-  // value() is slow only while coverage watches it (a line tracer on its frame, or a
-  // sys.monitoring tool on 3.12+): a suite healthy as the project runs it, too slow with us.
+  // value() is slow only while coverage watches it (a Python line tracer on its frame, the C
+  // one handed to new threads through threading.settrace, or a sys.monitoring tool on 3.12+):
+  // a suite healthy as the project runs it, too slow with us.
   auto src = ws.write("m.py",
-                      "import sys\nimport time\n\n\n"
+                      "import sys\nimport threading\nimport time\n\n\n"
                       "def _watched():\n"
-                      "    if sys._getframe(1).f_trace is not None:\n        return True\n"
+                      "    if sys._getframe(1).f_trace is not None or getattr(threading, '_trace_hook', None):\n"
+                      "        return True\n"
                       "    mon = getattr(sys, 'monitoring', None)\n"
                       "    return bool(mon) and any(mon.get_tool(i) for i in range(6))\n\n\n"
                       "def value():\n"
