@@ -14,9 +14,9 @@ Neutral: nothing here changes an outcome.
   (so other code pays only the call event) and a line counter for theirs, set only while tests
   run and while a covered file is imported (see arm()). In C (python_ctrace.c.inc, built for
   the interpreter by greenlight and named by the config's `cover_tracer`) when it could be built,
-  else in Python: the same lines either way, the C one about three times cheaper per call. It is invisible to
-  the code it watches: sys.gettrace() answers None while only it is set, so code that refuses to
-  run under another tracer, greenlight's own traced rerun of a failed test (python_origin.py) and
+  else in Python: the same lines either way, the C one about three times cheaper per call. It
+  is invisible to the code it watches: sys.gettrace() answers None while only it is set, so
+  code that refuses to run under another tracer, greenlight's own traced rerun of a failed test (python_origin.py) and
   the code's own hooks see what they see without it. A hook the code sets replaces it (lines run
   meanwhile are not counted, as with coverage.py); counting resumes at the next test (arm()).
 - Nothing is kept but counts per line: no frame, local or value outlives its event.
@@ -185,7 +185,6 @@ class Cover:
         left_of = {}   # code -> its lines not run yet
         done = set()   # code objects whose lines all ran
 
-        lines_of = _lines_of
         def line_tracer(counts):
             def local(frame, event, arg):
                 if event == "line":
@@ -194,7 +193,7 @@ class Cover:
                     code = frame.f_code
                     left = left_of.get(code)
                     if left is None:
-                        left = left_of[code] = lines_of(code)
+                        left = left_of[code] = _lines_of(code)
                     if left:
                         left.discard(n)
                         if not left and code not in windows:
