@@ -1,7 +1,8 @@
 // What measuring line coverage (issue 35) adds to a warm run on save of a JS/TS project's source
 // file: the TestService with warm spares (js_warm.js), each run with coverage (the default) and
 // without (GREENLIGHT_COVERAGE=0), in blocks ordered with, without, without, with so that both
-// see the machine alike. Goal: with coverage at most 1.15x without.
+// see the machine alike, each on a spare that has finished loading the runner (saves are seconds
+// apart). Goal: with coverage at most 1.15x without.
 //
 //   BUILD/bench/runners/bench_js_coverage [--runs N] FILE...
 //   (FILE: a source file of an installed project, e.g. tests/projects/js/install.sh --into DIR,
@@ -28,12 +29,22 @@ namespace {
 
 using benchsupport::median;
 
-void waitForWarmSpare() {
+// Waits until a warm spare is there and has finished loading the runner: its resident memory
+// unchanged for half a second (a spare is listed as soon as its interpreter starts; a run handed
+// to it earlier waits for the rest of the load, which is not the run on save this measures:
+// saves are seconds apart). At most 60 s.
+void waitForSettledSpare() {
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  std::string last;
+  int same = 0;
   while (std::chrono::steady_clock::now() < until) {
+    std::string warm;
     for (const std::string& line : sb::describeSpares())
-      if (line.rfind("warm ", 0) == 0) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (line.rfind("warm ", 0) == 0) warm = line.substr(line.rfind(", ") + 2);  // "N MB resident"
+    same = !warm.empty() && warm == last ? same + 1 : 0;
+    last = warm;
+    if (same >= 5) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
 }
 
@@ -72,7 +83,7 @@ int main(int argc, char** argv) {
       service.clearCache();
       service.runNow(r);
       for (int i = 0; i < (runs + 1) / 2; ++i) {
-        waitForWarmSpare();
+        waitForSettledSpare();
         service.clearCache();
         const unsigned long before = sb::spareStats().warmUsed;
         const auto t0 = std::chrono::steady_clock::now();
