@@ -16,6 +16,7 @@
 //   node coverage_check.js --dump BIN --projects DIR --node-ts DIR --c8 DIR/coverage-ref --source SRC [--warm]
 // (SRC: the source tree, for ts_hook.mjs and third_party/amaro; --node-ts: tests/projects/js/node-ts,
 // copied to a temporary directory first)
+// --warm: each run goes to a warm spare, as on save in an editor (and must have).
 // Exit 0: all agree; 1: a difference (printed); 77: nothing to check (not installed).
 'use strict';
 const fs = require('fs');
@@ -153,6 +154,9 @@ for (const c of cases) {
   if (outcome(on) !== outcome(off)) problems.push('outcomes differ with and without coverage:\n--- with\n' + outcome(on) + '\n--- without\n' + outcome(off));
   if (off.coverage.length) problems.push('GREENLIGHT_COVERAGE=0 still measured ' + off.coverage.map((x) => x.file).join(', '));
   if (!on.tests.length) problems.push('no test ran: ' + on.error);
+  // --warm checks what a run on save measures: the run handed to a spare that counted from its
+  // start and dropped what its loading ran (js_coverage.js: prestart, settle), not a cold rerun.
+  if (args.warm && !(on.warmUsed > 0 && off.warmUsed > 0)) problems.push('a run did not go to a warm spare');
   const mine = on.coverage.find((x) => x.file === file);
   if (!mine || !mine.lines.length) problems.push('no coverage of ' + file + ' (got ' + JSON.stringify(on.coverage.map((x) => x.file)) + ')');
   if (on.coverage.some((x) => x.file !== file)) problems.push('coverage of other files: ' + on.coverage.map((x) => x.file).join(', '));
