@@ -75,6 +75,12 @@ int main(int argc, char** argv) {
     r.path = file;
     r.workspaceRoot = t::findWorkspaceRoot(file);
     const std::string original = benchsupport::readFile(file);
+    // The file as it was, however this scope is left.
+    struct Restore {
+      const std::string& file;
+      const std::string& text;
+      ~Restore() { benchsupport::writeFile(file, text); }
+    } restore{file, original};
     int edits = 0;
     std::vector<double> times[2];
     int warm[2] = {0, 0}, wrong[2] = {0, 0};
@@ -107,7 +113,6 @@ int main(int argc, char** argv) {
       warm[mode] += sb::spareStats().warmUsed > before;
       if (o.result.coverage.empty() != (mode == 1)) ++wrong[mode];
     }
-    benchsupport::writeFile(file, original);
     runs = static_cast<int>(times[0].size());
     unsetenv("GREENLIGHT_COVERAGE");
     const double with = median(times[0]), without = median(times[1]);
