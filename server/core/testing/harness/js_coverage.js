@@ -94,8 +94,13 @@ function remember(filename, text) {
   }
 }
 
-// Wraps the entry points above so that each call is exactly what it was, plus remember().
+// Wraps the entry points above so that each call is exactly what it was, plus remember(); once.
+// A warm spare calls it before it loads the runner (which may keep what it imports of vm), and
+// starts counting after (js_warm.js: compileEagerly).
+let watching = false;
 function watchCompiles() {
+  if (watching) return;
+  watching = true;
   const vm = require('vm');
   const Script = vm.Script;
   vm.Script = class Script extends vm.Script {
@@ -141,10 +146,11 @@ function start(files) {
   return begin();
 }
 
-// Counting from the start of a warm spare (js_warm.js, node_warm.js, with GL_COVERAGE=1), before
-// it loads the runner: V8 switching an already warm process to block coverage first deoptimizes
+// Counting in a warm spare (js_warm.js, node_warm.js, with GL_COVERAGE=1), before its run: node_warm
+// from its start, js_warm once the runner's code is compiled (its compileEagerly says why). Not
+// at the run: V8 switching a process that has run much to block coverage first deoptimizes
 // everything and gives every compiled function its source positions again, which took seconds
-// with ts-jest's TypeScript service loaded (a warm run on save of jest-ts: 1.3 s without
+// with ts-jest's TypeScript service built (a warm run on save of jest-ts: 1.3 s without
 // coverage, 11.7 s with). The targets come with the run: start().
 function prestart() {
   if (session) return true;
@@ -669,6 +675,6 @@ function report(emit) {
   for (const e of events(merge(new Map(), take()))) emit(e);
 }
 
-module.exports = {start, prestart, settle, take, merge, events, report, scriptLines, targets};
+module.exports = {start, prestart, settle, watchCompiles, take, merge, events, report, scriptLines, targets};
 /*
 )GLJS" // */
