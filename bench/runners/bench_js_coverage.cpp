@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     std::vector<double> times[2];
     int warm[2] = {0, 0}, wrong[2] = {0, 0};
     // With and without coverage are two spare shapes (GL_COVERAGE=1 in the environment: a warm
-    // spare counts from its start), both kept ready. One cold run of each asks for its spare and
+    // spare loads the runner eagerly compiled, then counts), both kept ready. One cold run of each asks for its spare and
     // is not timed; then the modes alternate run by run, in the order with, without, without,
     // with, ..., so that both see the machine alike.
     auto setMode = [](int mode) {

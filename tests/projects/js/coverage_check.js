@@ -154,8 +154,9 @@ for (const c of cases) {
   if (outcome(on) !== outcome(off)) problems.push('outcomes differ with and without coverage:\n--- with\n' + outcome(on) + '\n--- without\n' + outcome(off));
   if (off.coverage.length) problems.push('GREENLIGHT_COVERAGE=0 still measured ' + off.coverage.map((x) => x.file).join(', '));
   if (!on.tests.length) problems.push('no test ran: ' + on.error);
-  // --warm checks what a run on save measures: the run handed to a spare that counted from its
-  // start and dropped what its loading ran (js_coverage.js: prestart, settle), not a cold rerun.
+  // --warm checks what a run on save measures: the run handed to a spare that loaded the runner
+  // without counters, then counted and dropped what its loading ran (js_warm.js: compileEagerly,
+  // js_coverage.js: settle), not a cold rerun.
   if (args.warm && !(on.warmUsed > 0 && off.warmUsed > 0)) problems.push('a run did not go to a warm spare');
   const mine = on.coverage.find((x) => x.file === file);
   if (!mine || !mine.lines.length) problems.push('no coverage of ' + file + ' (got ' + JSON.stringify(on.coverage.map((x) => x.file)) + ')');

@@ -554,7 +554,8 @@ RunResult JsRunnerAdapter::run(const TestPlan& plan, const RunOptions& options, 
   p.env.insert(p.env.end(), {"NO_COLOR=1", "FORCE_COLOR=0", "CI=1", "NODE_OPTIONS=", "GL_ROOT=" + plan.rootDir,
                              "GL_WARM_RUNNER=" + runner, "GL_WARM_ROOT=" + plan.rootDir});
   p.env.insert(p.env.end(), cmd.env.begin(), cmd.env.end());
-  // A warm spare counts coverage from its start (js_warm.js; js_coverage.js says why).
+  // A warm spare switches to coverage before its run, after loading the runner without counters
+  // (js_warm.js: compileEagerly; js_coverage.js: prestart says why not at the run).
   if (jsCoverageOn()) p.env.push_back("GL_COVERAGE=1");
   if (options.warm && !options.executor) {
     std::vector<std::string> warmArgv = {nodeBin, heapFlag};
