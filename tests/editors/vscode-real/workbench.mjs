@@ -259,18 +259,32 @@ export class Workbench {
     await links.nth(index).click();
   }
 
-  // Ctrl+. at the cursor; returns the listed actions' titles.
+  // Ctrl+. at the cursor; returns the listed actions' titles. When the menu has not listed
+  // `expect` within 10 s, it is closed and asked for again, until the wait's bound: once (a CI
+  // run of d697c11, scenario 6) VS Code showed "No code actions available" on the comment line
+  // just after goToLine and kept it for 90 s, although the server had answered each of its
+  // codeAction requests. What the scenarios check comes after the menu; a menu that never lists
+  // the action still fails, with every press counted.
   async openCodeActions(expect) {
-    await this.keyboard.press('Control+.');
-    const handle = await this.waitFor(
-      `the code action menu to list ${expect}`,
-      ({ source, flags }) => {
-        const rows = [...document.querySelectorAll('.action-widget .monaco-list-row')].map((r) => r.textContent.trim());
-        return rows.some((t) => new RegExp(source, flags).test(t)) ? rows : undefined;
-      },
-      { source: expect.source, flags: expect.flags },
-    );
-    return handle.jsonValue();
+    const deadline = Date.now() + this.timeoutMs;
+    const listed = ({ source, flags }) => {
+      const rows = [...document.querySelectorAll('.action-widget .monaco-list-row')].map((r) => r.textContent.trim());
+      return rows.some((t) => new RegExp(source, flags).test(t)) ? rows : undefined;
+    };
+    for (let presses = 1; ; presses++) {
+      await this.keyboard.press('Control+.');
+      const left = deadline - Date.now();
+      try {
+        const handle = await this.page.waitForFunction(listed, { source: expect.source, flags: expect.flags },
+          { timeout: Math.max(1000, Math.min(10000, left)), polling: 100 });
+        return handle.jsonValue();
+      } catch (e) {
+        if (Date.now() + 1000 >= deadline) {
+          throw new Error(`timed out after ${this.timeoutMs / 1000} s waiting for the code action menu to list ${expect} (Ctrl+. pressed ${presses} times)`);
+        }
+        await this.keyboard.press('Escape');
+      }
+    }
   }
 
   // With the code action menu open: moves the focus to the entry matching `re`, then Enter.
